@@ -1,0 +1,321 @@
+"""The judge's plumbing: which implementation is under test, and how its verdict reads.
+
+- ``pytest`` judges ``katas/`` (your work); ``pytest --impl solutions`` the reference answers
+  and, with them, the judge's own self-check (tests/meta); ``pytest --impl PATH`` any folder
+  holding modules named like the katas.
+- Each kata's tests load only that kata's file from the chosen folder, by path, under a
+  module name unique to that path.
+- Before running a kata's properties, its file is checked once: cannot import, breaks the
+  NumPy-only rule, still the untouched stub, or hangs. Each of those is reported as one line
+  for the kata, instead of a failure per property.
+- Every call into the candidate's code has a time limit (``--kata-timeout``).
+- A failing property prints what it means in interview terms, the shrunk input and expected
+  vs got; not a traceback through the judge.
+- ``--dojo-json FILE`` writes the verdicts for the ``dojo`` tool.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import traceback
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, Phase, settings
+from hypothesis.database import DirectoryBasedExampleDatabase
+
+from dojo import registry
+from dojo.loader import KataProblem, KataTimeout, load_kata, time_limit
+
+ROOT = Path(__file__).resolve().parent
+TESTS = ROOT / "tests"
+KATA_BY_TEST = {k.test_path: k for k in registry.KATAS}
+
+# -- Hypothesis profiles -------------------------------------------------------------------
+# dojo      the practice loop: deterministic and fast, so a verdict is quick and repeatable.
+# dojo-ci   built on Hypothesis's own ``ci`` profile (loaded whenever CI is set): more examples.
+# thorough  random and long: run it before you call a kata done (``--hypothesis-profile``).
+_COMMON = dict(
+    deadline=None,
+    report_multiple_bugs=False,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.register_profile("dojo", max_examples=25, derandomize=True, **_COMMON)
+settings.register_profile("dojo-ci", parent=settings.get_profile("ci"), max_examples=60, **_COMMON)
+settings.register_profile("thorough", max_examples=400, **_COMMON)
+#: The self-check runs every property against many implementations; it only needs a verdict.
+SELF_CHECK = settings(
+    parent=settings.get_profile("dojo-ci" if os.environ.get("CI") else "dojo"),
+    max_examples=30,
+    phases=[Phase.explicit, Phase.generate],
+    database=None,
+)
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("dojo", "attention dojo")
+    group.addoption(
+        "--impl",
+        default="katas",
+        help="folder whose kata modules are judged: katas (default, your work), solutions, or a path",
+    )
+    group.addoption(
+        "--kata-timeout",
+        type=float,
+        default=3.0,
+        help="seconds one call into the judged code may take before it counts as hung (default 3)",
+    )
+    group.addoption("--dojo-json", default=None, help="write per-property verdicts to this JSON file")
+
+
+def pytest_configure(config):
+    raw = config.getoption("--impl")
+    impl = Path(raw) if Path(raw).is_absolute() else (Path.cwd() / raw)
+    if not impl.is_dir() and (ROOT / raw).is_dir():
+        impl = ROOT / raw
+    if not impl.is_dir():
+        raise pytest.UsageError(f"--impl {raw}: no such folder")
+    impl = impl.resolve()
+    config.dojo_impl = impl
+    config.dojo_is_reference = impl == (ROOT / "solutions").resolve()
+    config.dojo_functions = {}
+    config.dojo_hung = set()
+    config.dojo_records = []
+    # One example database per implementation folder: a failure found in one implementation
+    # is never replayed against another.
+    tag = hashlib.sha1(str(impl).encode()).hexdigest()[:10]
+    database = DirectoryBasedExampleDatabase(str(ROOT / ".hypothesis" / "dojo" / f"{impl.name}-{tag}"))
+    settings.register_profile(
+        "dojo", parent=settings.get_profile("dojo"), database=database
+    )
+    if not config.getoption("hypothesis_profile", None):
+        settings.load_profile("dojo-ci" if os.environ.get("CI") else "dojo")
+
+
+def pytest_report_header(config):
+    return f"dojo: judging {config.dojo_impl}  (hypothesis profile: {settings._current_profile})"
+
+
+def pytest_ignore_collect(collection_path, config):
+    # The judge's self-check belongs to the project's own suite: run with --impl solutions,
+    # or name tests/meta explicitly.
+    meta = TESTS / "meta"
+    if collection_path == meta and not config.dojo_is_reference:
+        named = any(str(meta) in str(Path(a).resolve()) for a in config.args)
+        return None if named else True
+    return None
+
+
+# -- Checking each kata file once, before its properties -----------------------------------
+
+
+class KataStatus(pytest.Item):
+    """One line standing for a whole kata that cannot be judged property by property."""
+
+    def __init__(self, *, problem: str, state: str, kata: str, **kwargs):
+        super().__init__(**kwargs)
+        self.problem = problem
+        self.state = state
+        self.kata = kata
+
+    def runtest(self):
+        raise _StatusFailure(self.problem)
+
+    def repr_failure(self, excinfo):
+        return self.problem
+
+    def reportinfo(self):
+        return self.path, None, f"{self.kata}: {self.state}"
+
+
+class _StatusFailure(Exception):
+    pass
+
+
+def _kata_of(item) -> registry.Kata | None:
+    return KATA_BY_TEST.get(Path(item.path))
+
+
+def pytest_collection_modifyitems(session, config, items):
+    groups: dict[str, list] = {}
+    for item in items:
+        kata = _kata_of(item)
+        if kata is not None:
+            groups.setdefault(kata.module, []).append(item)
+    replaced = {}
+    for module, group in groups.items():
+        kata = registry.BY_MODULE[module]
+        status = _check_kata_file(config, kata, group[0])
+        if status is not None:
+            problem, state = status
+            replaced[module] = KataStatus.from_parent(
+                group[0].parent, name=f"{module}: {state}", problem=problem, state=state, kata=module
+            )
+    if replaced:
+        items[:] = [
+            it for it in items if _kata_of(it) is None or _kata_of(it).module not in replaced
+        ] + list(replaced.values())
+
+
+def _check_kata_file(config, kata, first_item):
+    """None when the kata can be judged; otherwise (message, state)."""
+    path = config.dojo_impl / f"{kata.module}.py"
+    shown = _shown(path)
+    try:
+        fn = load_kata(path, kata.function)
+    except KataProblem as e:
+        return f"{kata.module}: {e}", e.state
+    except KataTimeout as e:
+        return f"{kata.module}: importing {shown} timed out: {e}", "timed-out"
+    probe = getattr(first_item.module, "PROBE", None)
+    if probe is not None:
+        try:
+            with time_limit(config.getoption("--kata-timeout"), what=f"your {kata.function}()"):
+                fn(**probe())
+        except NotImplementedError:
+            return (
+                f"{kata.module}: not implemented yet. Write {kata.function}() in {shown} "
+                f"(the docstring is the contract), then run this again.",
+                "not-started",
+            )
+        except KataTimeout as e:
+            return f"{kata.module}: timed out: {e}", "timed-out"
+        except Exception:
+            pass  # the properties will say what is wrong
+    config.dojo_functions[kata.module] = fn
+    return None
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+@pytest.fixture(scope="module")
+def kata(request):
+    """The judged function, wrapped: time limit per call, and a check that inputs stay intact."""
+    from tests.judge import Guarded
+
+    spec = _kata_of(request.node)
+    fn = request.config.dojo_functions[spec.module]
+    return Guarded(fn, spec.function, request.config.getoption("--kata-timeout"))
+
+
+def pytest_runtest_setup(item):
+    kata = _kata_of(item)
+    if kata is not None and kata.module in item.config.dojo_hung:
+        pytest.skip(f"{kata.module} timed out in an earlier property; fix the hang first")
+
+
+# -- Readable verdicts ----------------------------------------------------------------------
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    kata = _kata_of(item)
+    if kata is None:
+        return report
+    if call.when == "call" or report.outcome != "passed":
+        state = "passed" if report.passed else ("skipped" if report.skipped else "failed")
+        message = ""
+        if isinstance(item, KataStatus):
+            state = item.state
+            message = item.problem
+        elif report.failed and call.excinfo is not None:
+            if call.excinfo.errisinstance(KataTimeout):
+                item.config.dojo_hung.add(kata.module)
+                state = "timed-out"
+            explained = _explain(item, kata, call.excinfo)
+            if explained is not None:
+                report.longrepr = explained
+                message = explained
+            else:
+                message = str(call.excinfo.value)
+        elif report.skipped:
+            message = str(report.longrepr[-1]) if isinstance(report.longrepr, tuple) else ""
+        if call.when == "call" or report.failed or report.skipped:
+            item.config.dojo_records.append(
+                {
+                    "kata": kata.module,
+                    "property": item.name,
+                    "title": _title(item),
+                    "state": state,
+                    "message": message,
+                }
+            )
+    return report
+
+
+def _title(item) -> str:
+    if isinstance(item, KataStatus):
+        return item.state
+    doc = getattr(getattr(item, "function", None), "__doc__", None) or item.name
+    return doc.strip().splitlines()[0]
+
+
+def _explain(item, kata, excinfo) -> str | None:
+    """The candidate-facing failure text, or None to keep pytest's own (a fault in the judge)."""
+    from tests.judge import KataMismatch
+
+    exc = excinfo.value
+    impl_file = item.config.dojo_impl / f"{kata.module}.py"
+    if isinstance(exc, (KataMismatch, KataTimeout)):
+        what = str(exc)
+        if isinstance(exc, KataTimeout):
+            what = f"timed out: {exc}\n  The remaining properties of {kata.module} are skipped."
+    else:
+        frame = None
+        for f in traceback.extract_tb(exc.__traceback__):
+            if Path(f.filename).resolve() == impl_file:
+                frame = f
+        if frame is None:
+            return None
+        on_valid = " on a valid input" if isinstance(exc, ValueError) else ""
+        what = (
+            f"your code raised {type(exc).__name__}{on_valid}: {exc}\n"
+            f"  at {_shown(impl_file)}, line {frame.lineno}: {frame.line}"
+        )
+    lines = [f"{kata.module} — {_title(item)}", "", _indent(what)]
+    example = _falsifying_example(exc)
+    if example:
+        lines += ["", "  smallest failing input Hypothesis found:", _indent(example, 4)]
+    lines += ["", f"  ({item.nodeid})"]
+    return "\n".join(lines)
+
+
+def _falsifying_example(exc) -> str:
+    notes = getattr(exc, "__notes__", None) or []
+    for note in notes:
+        if note.startswith("Falsifying example"):
+            body = note.split("(", 1)[1].rsplit(")", 1)[0] if "(" in note else note
+            kept = [ln.strip() for ln in body.splitlines() if ln.strip() and not ln.strip().startswith("kata=")]
+            return "\n".join(kept)
+    return ""
+
+
+def _indent(text: str, n: int = 2) -> str:
+    pad = " " * n
+    return "\n".join(pad + ln if ln else ln for ln in text.splitlines())
+
+
+def pytest_sessionfinish(session, exitstatus):
+    import sys
+
+    oracle = sys.modules.get("tests.oracle") or sys.modules.get("oracle")
+    if oracle is not None:
+        oracle.flush()
+    path = session.config.getoption("--dojo-json")
+    if path:
+        tmp = f"{path}.tmp{os.getpid()}"
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(
+                {"impl": str(session.config.dojo_impl), "records": session.config.dojo_records},
+                f,
+                indent=1,
+            )
+        os.replace(tmp, path)

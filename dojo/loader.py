@@ -1,0 +1,165 @@
+"""Load a candidate's kata file safely: NumPy-only check, unique module names, clear errors.
+
+Shared by the judge (``conftest.py``) and the tool. Nothing here imports NumPy, so the tool
+stays fast to start.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.util
+import signal
+import sys
+import threading
+import traceback
+from contextlib import contextmanager
+from pathlib import Path
+from types import ModuleType
+
+#: Libraries that would do the kata for you. The katas are NumPy only.
+FORBIDDEN = ("torch", "jax", "jaxlib", "tensorflow", "scipy", "sklearn", "keras", "flax", "cupy")
+
+
+class KataProblem(Exception):
+    """A kata file that cannot be judged at all. ``state`` names the kind for the tool."""
+
+    state = "error"
+
+    def __init__(self, message: str, path: Path | None = None, line: int | None = None):
+        super().__init__(message)
+        self.path = path
+        self.line = line
+
+
+class KataImportError(KataProblem):
+    state = "cannot-import"
+
+
+class NumpyOnlyError(KataProblem):
+    state = "numpy-only"
+
+
+class KataTimeout(BaseException):
+    """The candidate's code did not return in time.
+
+    A ``BaseException`` on purpose: Hypothesis and the candidate's own ``except Exception``
+    blocks must not swallow it or try to shrink it.
+    """
+
+    state = "timed-out"
+
+
+def forbidden_imports(source: str, filename: str = "<kata>") -> list[tuple[int, str]]:
+    """(line, module) for every import of a forbidden library, found without running the code."""
+    tree = ast.parse(source, filename=filename)
+    found = []
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module]
+        elif isinstance(node, ast.Call):
+            func = node.func
+            called = getattr(func, "attr", None) or getattr(func, "id", None)
+            if called in ("__import__", "import_module") and node.args:
+                arg = node.args[0]
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    names = [arg.value]
+        for name in names:
+            if name.split(".")[0] in FORBIDDEN:
+                found.append((node.lineno, name))
+    return sorted(found)
+
+
+def module_name_for(path: Path) -> str:
+    """A module name unique to this file's absolute path, so two implementations never clash."""
+    digest = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:12]
+    return f"_dojo_impl_{path.stem}_{digest}"
+
+
+def _user_frame(tb, path: Path):
+    """The deepest traceback frame that lies in the candidate's file, if any."""
+    found = None
+    for frame in traceback.extract_tb(tb):
+        if Path(frame.filename).resolve() == path.resolve():
+            found = frame
+    return found
+
+
+def load_kata(path: Path, function: str):
+    """Load ``function`` from the kata file at ``path``, or raise a ``KataProblem`` saying why."""
+    path = Path(path)
+    if not path.is_file():
+        raise KataImportError(f"{path} does not exist", path)
+    source = path.read_text(encoding="utf-8", errors="replace")
+    try:
+        bad = forbidden_imports(source, str(path))
+    except SyntaxError as e:
+        where = f"line {e.lineno}" if e.lineno else "somewhere"
+        text = f"\n    {e.text.rstrip()}" if e.text else ""
+        raise KataImportError(
+            f"{path.name} has a syntax error at {where}: {e.msg}{text}", path, e.lineno
+        ) from None
+    if bad:
+        line, name = bad[0]
+        raise NumpyOnlyError(
+            f"NumPy only: {path.name} imports {name} at line {line}. "
+            f"The katas are written with NumPy alone ({', '.join(FORBIDDEN[:5])} … are not allowed).",
+            path,
+            line,
+        )
+    name = module_name_for(path)
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        with time_limit(10.0, what=f"importing {path.name}"):
+            spec.loader.exec_module(module)
+    except KataTimeout:
+        sys.modules.pop(name, None)
+        raise
+    except Exception as e:  # the candidate's module failed at import time
+        sys.modules.pop(name, None)
+        frame = _user_frame(e.__traceback__, path)
+        where = f" at line {frame.lineno}: {frame.line}" if frame else ""
+        raise KataImportError(
+            f"{path.name} cannot be imported: {type(e).__name__}: {e}{where}",
+            path,
+            frame.lineno if frame else None,
+        ) from None
+    fn = getattr(module, function, None)
+    if not callable(fn):
+        raise KataImportError(f"{path.name} has no function named {function}()", path)
+    return fn
+
+
+@contextmanager
+def time_limit(seconds: float | None, what: str = "your function"):
+    """Raise ``KataTimeout`` inside the block once ``seconds`` have passed (main thread, Unix).
+
+    Works inside Hypothesis: each call gets its own alarm, and the exception is a
+    ``BaseException`` so nothing catches it on the way out.
+    """
+    usable = (
+        seconds
+        and hasattr(signal, "setitimer")
+        and threading.current_thread() is threading.main_thread()
+    )
+    if not usable:
+        yield
+        return
+
+    def on_alarm(signum, frame):
+        raise KataTimeout(
+            f"{what} did not finish within {seconds:g} s. Is there an infinite loop?"
+        )
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

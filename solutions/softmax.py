@@ -1,0 +1,41 @@
+import numpy as np
+
+
+def softmax(x, axis=-1):
+    """Numerically stable softmax of ``x`` along ``axis``.
+
+    Contract
+    --------
+    x     : array-like of any shape with at least one dimension; computed in float64.
+    axis  : int, the axis to normalise over (negative counts from the end, like NumPy).
+
+    Returns a new float64 array with x's shape. Every slice along ``axis`` has entries in
+    [0, 1] that sum to 1. ``x`` itself is never modified.
+
+    - Stable for every finite input: logits of size 1e4, or slices whose scales differ by
+      1e4 from each other, must not overflow, underflow to 0/0, or lose a slice.
+    - ``-inf`` entries are allowed (masked logits) and get exactly 0.
+
+    Raises ValueError (a subclass is fine), with a message a person can act on, when:
+    - x contains NaN or +inf anywhere;
+    - a slice along ``axis`` is entirely -inf (nothing to normalise);
+    - x is 0-d (a scalar);
+    - ``axis`` is out of range for x;
+    - x has length 0 along ``axis``.
+
+    NumPy only: do not import torch, jax, tensorflow, scipy or sklearn.
+    """
+    x = np.asarray(x, dtype=np.float64)
+    if x.ndim == 0:
+        raise ValueError("softmax needs an array with at least one dimension, got a scalar")
+    if not -x.ndim <= axis < x.ndim:
+        raise ValueError(f"axis {axis} is out of range for an array with {x.ndim} dimension(s)")
+    if x.shape[axis] == 0:
+        raise ValueError(f"axis {axis} has length 0: there is nothing to normalise")
+    if np.isnan(x).any() or np.isposinf(x).any():
+        raise ValueError("x contains NaN or +inf; logits must be finite (or -inf when masked)")
+    peak = x.max(axis=axis, keepdims=True)  # x's shape with 1 along axis
+    if np.isneginf(peak).any():
+        raise ValueError("a slice along the axis is entirely -inf: no entry can get any weight")
+    e = np.exp(x - peak)  # x's shape; the largest entry of each slice is exactly 1
+    return e / e.sum(axis=axis, keepdims=True)

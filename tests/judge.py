@@ -1,0 +1,153 @@
+"""The judge's vocabulary: call the candidate's code safely, compare, expect errors, explain.
+
+Every failure a candidate sees is a ``KataMismatch`` whose message says, in interview terms,
+what was expected and what came back. The conftest turns it into the short report.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given
+
+from dojo.loader import time_limit
+
+#: Tolerances against the float64 oracle. Correct answers written differently (einsum, loops,
+#: logsumexp) agree to ~1e-13; every realistic bug is off by far more than this.
+RTOL = 1e-9
+ATOL = 1e-12
+
+
+class KataMismatch(AssertionError):
+    """The candidate's answer broke a property. The message is what the candidate reads."""
+
+
+def prop(**strategies):
+    """``hypothesis.given`` that also remembers the raw test and its strategies.
+
+    The judge's self-check (tests/meta) re-runs every property against known-wrong and
+    known-right implementations with its own settings; it needs both pieces for that.
+    """
+
+    def decorate(test):
+        wrapped = given(**strategies)(test)
+        wrapped._dojo_property = (test, strategies)
+        return wrapped
+
+    return decorate
+
+
+def show(a) -> str:
+    """A compact, readable rendering of an array for failure messages."""
+    if isinstance(a, np.ndarray):
+        body = np.array2string(a, precision=6, threshold=60, edgeitems=3, max_line_width=100)
+        return f"{body}   (shape {a.shape}, dtype {a.dtype})"
+    return repr(a)
+
+
+class Guarded:
+    """The candidate's function, called with a time limit and an input-mutation check."""
+
+    def __init__(self, fn, name: str, timeout: float | None):
+        self.fn = fn
+        self.name = name
+        self.timeout = timeout
+
+    def __call__(self, **kwargs):
+        before = {k: v.copy() for k, v in kwargs.items() if isinstance(v, np.ndarray)}
+        with time_limit(self.timeout, what=f"your {self.name}()"):
+            result = self.fn(**kwargs)
+        for key, original in before.items():
+            if not np.array_equal(kwargs[key], original, equal_nan=True):
+                raise KataMismatch(
+                    f"your {self.name}() modified its input `{key}` in place.\n"
+                    f"  The caller's array must be left as it was: copy it "
+                    f"(np.asarray(..., dtype=np.float64) does not copy a float64 array)\n"
+                    f"  before writing into it.\n"
+                    f"  before: {show(original)}\n  after:  {show(kwargs[key])}"
+                )
+        return result
+
+
+def check_array(got, what: str, shape: tuple) -> np.ndarray:
+    """``got`` must be a float64 ndarray of exactly ``shape``."""
+    if not isinstance(got, np.ndarray):
+        raise KataMismatch(f"{what} should be a NumPy array, got {type(got).__name__}: {got!r:.200}")
+    if got.shape != tuple(shape):
+        raise KataMismatch(f"{what} should have shape {tuple(shape)}, got {got.shape}")
+    if got.dtype != np.float64:
+        raise KataMismatch(
+            f"{what} should be float64 (the contract computes in float64), got {got.dtype}"
+        )
+    return got
+
+
+def check_pair(result, name: str, out_shape: tuple, weights_shape: tuple):
+    """``result`` must be ``(out, weights)`` with the given shapes, both float64."""
+    if not isinstance(result, tuple) or len(result) != 2:
+        raise KataMismatch(
+            f"{name}() should return a tuple (out, weights), got {type(result).__name__}"
+        )
+    out, weights = result
+    return (
+        check_array(out, "out", out_shape),
+        check_array(weights, "weights", weights_shape),
+    )
+
+
+def check_close(got, want, what: str, why: str = "", rtol: float = RTOL, atol: float = ATOL):
+    """``got`` must match ``want`` (the oracle's, or a related call's) within float64 noise."""
+    got = np.asarray(got)
+    want = np.asarray(want)
+    scale = float(np.max(np.abs(want[np.isfinite(want)]), initial=1.0))
+    ok = got.shape == want.shape and np.allclose(
+        got, want, rtol=rtol, atol=atol * max(1.0, scale), equal_nan=False
+    )
+    if ok:
+        return
+    lines = [f"{what} is wrong." + (f" {why}" if why else "")]
+    if got.shape == want.shape:
+        with np.errstate(invalid="ignore", over="ignore"):
+            diff = np.abs(got - want)
+        bad = ~np.isclose(got, want, rtol=rtol, atol=atol * max(1.0, scale))
+        first = tuple(int(i) for i in np.argwhere(bad)[0])
+        lines.append(
+            f"  first differing entry {first}: expected {want[first]!r}, got {got[first]!r}"
+            f"  (max abs difference {_nanmax(diff)})"
+        )
+    lines.append(f"  expected: {show(want)}")
+    lines.append(f"  got:      {show(got)}")
+    raise KataMismatch("\n".join(lines))
+
+
+def _nanmax(diff) -> str:
+    finite = diff[~np.isnan(diff)]
+    return f"{finite.max():.3g}" if finite.size else "nan"
+
+
+def check_that(condition: bool, message: str):
+    if not condition:
+        raise KataMismatch(message)
+
+
+def expect_value_error(call, because: str):
+    """``call()`` must raise ValueError (or a subclass) because the input breaks the contract."""
+    try:
+        result = call()
+    except ValueError:
+        return
+    except KataMismatch:
+        raise
+    except Exception as e:
+        raise KataMismatch(
+            f"expected a ValueError because {because}, but your code raised "
+            f"{type(e).__name__}: {e}\n"
+            f"  Contract violations must raise ValueError (a subclass is fine)."
+        ) from e
+    shown = result
+    if isinstance(result, tuple):
+        shown = ", ".join(show(r) for r in result)
+    elif isinstance(result, np.ndarray):
+        shown = show(result)
+    raise KataMismatch(
+        f"expected a ValueError because {because}, but your code returned a result:\n  {shown}"
+    )

@@ -1,0 +1,81 @@
+"""Run a kata's properties, in-process, against any implementation file.
+
+The judge checks itself with this: every wrong implementation in tests/meta/wrong must break
+at least one property, every right one in tests/meta/right must pass them all.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import hypothesis.errors
+from hypothesis import given
+
+from conftest import SELF_CHECK
+from dojo import registry
+from dojo.loader import KataTimeout, load_kata
+from tests.judge import Guarded
+
+META = Path(__file__).resolve().parent
+
+#: Exceptions that mean the judge itself misbehaved, not the implementation.
+JUDGE_FAULTS = (
+    hypothesis.errors.FailedHealthCheck,
+    hypothesis.errors.Unsatisfiable,
+    hypothesis.errors.InvalidArgument,
+    hypothesis.errors.Flaky,
+)
+
+
+def properties(kata: str):
+    """The property tests of a kata, in file order, as (name, test, strategies)."""
+    module = importlib.import_module(f"tests.test_{kata}")
+    found = []
+    for name, obj in vars(module).items():
+        if name.startswith("test_") and hasattr(obj, "_dojo_property"):
+            test, strategies = obj._dojo_property
+            found.append((name, test, strategies))
+    return found
+
+
+def implementations(kind: str) -> list[tuple[str, Path]]:
+    """(kata, path) for every file in tests/meta/<kind>/<kata>/."""
+    return [
+        (k.module, p)
+        for k in registry.KATAS
+        for p in sorted((META / kind / k.module).glob("*.py"))
+    ]
+
+
+def described(path: Path) -> str:
+    """The first line of an implementation file's module docstring: what it does differently."""
+    import ast
+
+    doc = ast.get_docstring(ast.parse(path.read_text())) or path.stem
+    return doc.strip().splitlines()[0]
+
+
+@dataclass
+class Outcome:
+    property: str
+    error: BaseException | None
+
+
+def judge(kata: str, path: Path, stop_at_first_failure: bool, timeout: float = 1.0) -> list[Outcome]:
+    spec = registry.get(kata)
+    guarded = Guarded(load_kata(path, spec.function), spec.function, timeout)
+    outcomes = []
+    for name, test, strategies in properties(kata):
+        run = SELF_CHECK(given(**strategies)(test))
+        try:
+            run(kata=guarded)
+            outcomes.append(Outcome(name, None))
+        except JUDGE_FAULTS:
+            raise
+        except (Exception, KataTimeout) as e:
+            outcomes.append(Outcome(name, e))
+            if stop_at_first_failure:
+                break
+    return outcomes

@@ -1,0 +1,14 @@
+"""Reduces without keepdims, so the max and the sum broadcast against the wrong axis."""
+import numpy as np
+
+
+def softmax(x, axis=-1):
+    x = np.asarray(x, dtype=np.float64)
+    if x.ndim == 0 or not -x.ndim <= axis < x.ndim or x.shape[axis] == 0:
+        raise ValueError("bad shape or axis")
+    if np.isnan(x).any() or np.isposinf(x).any():
+        raise ValueError("NaN or +inf")
+    if np.isneginf(x).all(axis=axis).any():
+        raise ValueError("a slice is all -inf")
+    e = np.exp(x - x.max(axis=axis))
+    return e / e.sum(axis=axis)

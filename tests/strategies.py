@@ -1,0 +1,136 @@
+"""Shared Hypothesis strategies for every kata.
+
+Design rules, each there because a realistic bug hides otherwise:
+- Arrays come from a drawn seed through NumPy's generator, so no array is a repeated fill
+  (``hnp.arrays`` fills most of an array with one value; constant keys hide scale and mask
+  bugs). Values are rounded to two significant-ish decimals so shrunk examples stay readable.
+- Dimensions are drawn distinct where it matters (n, m, d_k, d_v, d_model), so a scale by the
+  wrong width or a softmax over the wrong axis changes the answer.
+- Masks guarantee an allowed key in every row by construction, never by rejection.
+- Scales span ordinary, large-logit (scores ~1e4) and mixed (slices 1e4 apart) inputs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import strategies as st
+
+SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
+#: Typical magnitudes of generated entries. 0.3 keeps softmaxes soft, 10 makes them peaky.
+SCALES = st.sampled_from([1.0, 0.3, 3.0, 10.0])
+
+
+def rng_for(seed: int) -> np.random.Generator:
+    return np.random.default_rng(seed)
+
+
+def normal(rng: np.random.Generator, shape, scale: float = 1.0) -> np.ndarray:
+    """Readable, never-constant float64 entries: N(0, 1) rounded to 2 decimals, times scale."""
+    return np.round(rng.standard_normal(shape), 2) * scale
+
+
+@st.composite
+def arrays(draw, shape, scale=None) -> np.ndarray:
+    """A float64 array of ``shape`` with distinct-looking entries (no repeated fill)."""
+    scale = draw(SCALES) if scale is None else scale
+    return normal(rng_for(draw(SEEDS)), shape, scale)
+
+
+def dims(min_value: int = 1, max_value: int = 6):
+    return st.integers(min_value=min_value, max_value=max_value)
+
+
+def distinct_dims(count: int, min_value: int = 1, max_value: int = 7):
+    """``count`` pairwise-different sizes, so no two named dimensions can be confused."""
+    return st.lists(
+        st.integers(min_value, max_value), min_size=count, max_size=count, unique=True
+    ).map(tuple)
+
+
+@st.composite
+def masks(draw, n: int, m: int) -> np.ndarray:
+    """A bool (n, m) mask, True = may attend, with at least one allowed key in every row."""
+    rng = rng_for(draw(SEEDS))
+    density = draw(st.sampled_from([0.2, 0.5, 0.8, 1.0]))
+    mask = rng.random((n, m)) < density
+    mask[np.arange(n), rng.integers(0, m, size=n)] = True  # every row keeps one key
+    return mask
+
+
+@st.composite
+def masks_with_a_blocked_row(draw, n: int, m: int) -> tuple[np.ndarray, int]:
+    """A bool (n, m) mask in which exactly one drawn row has no allowed key."""
+    mask = draw(masks(n, m))
+    row = draw(st.integers(0, n - 1))
+    mask[row] = False
+    return mask, row
+
+
+@st.composite
+def logits(draw, shape, axis: int, kind: str | None = None) -> np.ndarray:
+    """Softmax inputs of one of four kinds: ordinary, large (~1e4), mixed scales, or with -inf.
+
+    ``mixed``: slices along ``axis`` have scales 1e4 apart, so a max over the wrong axis (or
+    over the whole array) underflows a whole slice. ``masked``: some entries are -inf but
+    every slice along ``axis`` keeps at least one finite entry.
+    """
+    kind = kind or draw(st.sampled_from(["ordinary", "large", "mixed", "masked"]))
+    rng = rng_for(draw(SEEDS))
+    x = normal(rng, shape, draw(SCALES))
+    if kind == "large":
+        x = x * 1e4 + rng.choice([-1.0, 1.0]) * 3e4
+    elif kind == "mixed":
+        per_slice = np.expand_dims(10.0 ** rng.choice([-2.0, 2.0], size=_drop(shape, axis)), axis)
+        x = x * per_slice + np.expand_dims(rng.choice([0.0, 1e4], size=_drop(shape, axis)), axis)
+    elif kind == "masked":
+        x[rng.random(shape) < 0.4] = -np.inf
+        keep = rng.integers(0, shape[axis], size=_drop(shape, axis))  # one finite entry per slice
+        idx = list(np.indices(_drop(shape, axis)))
+        idx.insert(axis % len(shape), keep)
+        x[tuple(idx)] = normal(rng, _drop(shape, axis), 3.0)
+    return x
+
+
+def _drop(shape, axis):
+    """``shape`` without ``axis``."""
+    axis = axis % len(shape)
+    return tuple(s for i, s in enumerate(shape) if i != axis)
+
+
+@st.composite
+def shapes_and_axis(draw, min_dims: int = 1, max_dims: int = 3, max_side: int = 5):
+    shape = tuple(
+        draw(st.lists(dims(1, max_side), min_size=min_dims, max_size=max_dims))
+    )
+    axis = draw(st.integers(-len(shape), len(shape) - 1))
+    return shape, axis
+
+
+def non_finite_values():
+    return st.sampled_from([np.nan, np.inf, -np.inf])
+
+
+@st.composite
+def with_one_entry(draw, a: np.ndarray, value) -> tuple[np.ndarray, tuple]:
+    """A copy of ``a`` with one drawn entry set to ``value``; returns it and the index."""
+    a = a.copy()
+    index = tuple(draw(st.integers(0, s - 1)) for s in a.shape)
+    a[index] = value
+    return a, index
+
+
+#: Ways an array-like can arrive: a float64 array, float32, integers, or nested lists.
+INPUT_FORMS = st.sampled_from(["float64", "float32", "int", "list"])
+
+
+def as_form(a: np.ndarray, form: str):
+    """``a`` converted to ``form``; returns (argument to pass, its float64 value)."""
+    if form == "float32":
+        a = a.astype(np.float32)
+        return a, a.astype(np.float64)
+    if form == "int":
+        a = np.round(a).astype(np.int64)
+        return a, a.astype(np.float64)
+    if form == "list":
+        return a.tolist(), np.asarray(a.tolist(), dtype=np.float64)
+    return a, a

@@ -1,0 +1,180 @@
+"""The judge for katas/softmax.py: softmax(x, axis=-1)."""
+
+import numpy as np
+from hypothesis import example, strategies as st
+
+from tests import oracle
+from tests import strategies as S
+from tests.judge import check_array, check_close, check_that, expect_value_error, prop
+
+
+def PROBE():
+    return {"x": np.array([1.0, 2.0, 3.0]), "axis": -1}
+
+
+def run(kata, x, axis=-1):
+    """Call the candidate's softmax and check the result's type, dtype and shape."""
+    got = kata(x=x, axis=axis)
+    return check_array(got, "softmax(x)", np.shape(x))
+
+
+@st.composite
+def cases(draw, kind=None):
+    shape, axis = draw(S.shapes_and_axis())
+    return draw(S.logits(shape, axis, kind)), axis
+
+
+@prop(case=cases())
+@example(case=(np.array([1.0, 2.0, 3.0]), -1))
+@example(case=(np.array([[1.0, 2.0], [3.0, 5.0]]), 0))
+def test_matches_torch_softmax(kata, case):
+    """Matches torch.softmax on ordinary, large, mixed-scale and -inf logits, on any axis"""
+    x, axis = case
+    check_close(run(kata, x, axis), oracle.softmax(x, axis=axis), f"softmax(x, axis={axis})")
+
+
+@prop(case=cases())
+def test_every_slice_is_a_probability_distribution(kata, case):
+    """Every slice along `axis` has entries in [0, 1] that sum to 1"""
+    x, axis = case
+    got = run(kata, x, axis)
+    check_that(
+        np.all((got >= 0) & (got <= 1)),
+        f"softmax entries must lie in [0, 1]; got min {np.min(got)!r}, max {np.max(got)!r}",
+    )
+    check_close(
+        got.sum(axis=axis),
+        np.ones(np.delete(x.shape, axis % x.ndim)),
+        f"the sums along axis {axis}",
+        "Each slice along the axis you were given must sum to 1 (are you reducing over the right axis?).",
+    )
+
+
+@prop(case=cases(kind="large"))
+@example(case=(np.array([1e4, 1e4 - 1.0, -1e4]), -1))
+def test_large_logits_do_not_overflow(kata, case):
+    """Logits around 1e4 give finite probabilities (shift by the max before exp)"""
+    x, axis = case
+    got = run(kata, x, axis)
+    check_that(
+        np.isfinite(got).all(),
+        "softmax of large logits (around 1e4) returned NaN or inf: exp(1e4) overflows.\n"
+        "  Softmax is unchanged by subtracting a constant from a slice; subtract its max first.",
+    )
+    check_close(got, oracle.softmax(x, axis=axis), "softmax of large logits")
+
+
+@prop(case=cases(kind="mixed"))
+def test_slices_with_very_different_scales_each_normalise(kata, case):
+    """Slices whose scales differ by 1e4 each normalise on their own (per-slice max, not global)"""
+    x, axis = case
+    check_close(
+        run(kata, x, axis),
+        oracle.softmax(x, axis=axis),
+        "softmax with slices 1e4 apart",
+        "Shift each slice by its own max (keepdims=True along axis), not by one global max.",
+    )
+
+
+@prop(case=cases(kind="masked"))
+@example(case=(np.array([0.0, -np.inf, 1.0]), -1))
+def test_minus_inf_logits_get_exactly_zero(kata, case):
+    """-inf logits (masked entries) get probability exactly 0, and the rest still sum to 1"""
+    x, axis = case
+    got = run(kata, x, axis)
+    check_that(
+        np.all(got[np.isneginf(x)] == 0.0),
+        f"entries whose logit is -inf must be exactly 0; got {got[np.isneginf(x)]}",
+    )
+    check_close(got, oracle.softmax(x, axis=axis), "softmax with -inf logits")
+
+
+@prop(case=cases(kind="ordinary"), shift=st.sampled_from([-1e3, -7.5, 2.25, 50.0, 1e3]), seed=S.SEEDS)
+def test_adding_a_constant_to_a_slice_changes_nothing(kata, case, shift, seed):
+    """Adding a constant to one slice along `axis` leaves the result unchanged"""
+    x, axis = case
+    shape = list(x.shape)
+    shape[axis] = 1
+    offsets = np.round(np.random.default_rng(seed).uniform(-1, 1, shape), 2) * shift
+    before = run(kata, x, axis)
+    after = run(kata, x + offsets, axis)
+    check_close(
+        after, before, "softmax(x + c)", "Softmax is invariant to adding a constant c to a slice."
+    )
+
+
+@prop(case=cases(kind="ordinary"), form=S.INPUT_FORMS)
+def test_accepts_array_likes_and_returns_float64(kata, case, form):
+    """Accepts lists, integer and float32 arrays; computes and returns float64 of x's shape"""
+    x, axis = case
+    arg, value = S.as_form(x, form)
+    got = run(kata, arg, axis)
+    check_close(got, oracle.softmax(value, axis=axis), f"softmax of a {form} input")
+
+
+@prop(case=cases())
+def test_does_not_modify_its_input(kata, case):
+    """x is left exactly as it was"""
+    x, axis = case
+    x.setflags(write=True)
+    original = x.copy()
+    run(kata, x, axis)
+    check_that(np.array_equal(x, original), "softmax modified its input x in place")
+
+
+# -- Contract violations -> ValueError ------------------------------------------------------
+
+
+@st.composite
+def with_a_bad_entry(draw):
+    x, axis = draw(cases(kind="ordinary"))
+    bad = draw(st.sampled_from([np.nan, np.inf]))
+    x, index = draw(S.with_one_entry(x, bad))
+    return x, axis, bad, index
+
+
+@prop(case=with_a_bad_entry())
+def test_rejects_nan_or_plus_inf(kata, case):
+    """NaN or +inf anywhere in x raises ValueError"""
+    x, axis, bad, index = case
+    expect_value_error(lambda: kata(x=x, axis=axis), f"x[{index}] is {bad}")
+
+
+@prop(case=cases(), slice_seed=S.SEEDS)
+def test_rejects_a_slice_that_is_all_minus_inf(kata, case, slice_seed):
+    """A slice along `axis` that is entirely -inf raises ValueError (instead of returning NaN)"""
+    x, axis = case
+    rng = np.random.default_rng(slice_seed)
+    index = [int(rng.integers(0, s)) for s in x.shape]
+    index[axis] = slice(None)
+    x[tuple(index)] = -np.inf
+    expect_value_error(
+        lambda: kata(x=x, axis=axis),
+        f"the slice x[{tuple(index)}] is entirely -inf, so it has nothing to normalise",
+    )
+
+
+@prop(value=st.floats(-10, 10), axis=st.sampled_from([-1, 0]))
+def test_rejects_a_scalar(kata, value, axis):
+    """A 0-d input raises ValueError"""
+    expect_value_error(lambda: kata(x=np.float64(value), axis=axis), "x is 0-d (a scalar)")
+
+
+@prop(shape=st.lists(S.dims(1, 4), min_size=1, max_size=3), data=st.data())
+def test_rejects_an_axis_out_of_range(kata, shape, data):
+    """An axis outside [-x.ndim, x.ndim) raises ValueError"""
+    ndim = len(shape)
+    axis = data.draw(st.one_of(st.integers(ndim, ndim + 3), st.integers(-ndim - 3, -ndim - 1)), "axis")
+    x = data.draw(S.arrays(tuple(shape)), "x")
+    expect_value_error(lambda: kata(x=x, axis=axis), f"axis={axis} does not exist for a {ndim}-D x")
+
+
+@prop(case=S.shapes_and_axis(max_dims=3))
+def test_rejects_an_empty_axis(kata, case):
+    """Length 0 along `axis` raises ValueError"""
+    shape, axis = case
+    shape = list(shape)
+    shape[axis] = 0
+    expect_value_error(
+        lambda: kata(x=np.zeros(shape), axis=axis), f"x has length 0 along axis {axis}"
+    )
