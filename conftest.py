@@ -31,7 +31,7 @@ from dojo.loader import KataProblem, KataTimeout, load_kata, time_limit
 
 ROOT = Path(__file__).resolve().parent
 TESTS = ROOT / "tests"
-KATA_BY_TEST = {k.test_path: k for k in registry.KATAS}
+KATA_BY_TEST = {TESTS / f"test_{k.module}.py": k for k in registry.KATAS}
 
 # -- Hypothesis profiles -------------------------------------------------------------------
 # dojo      the practice loop: deterministic and fast, so a verdict is quick and repeatable.
@@ -291,7 +291,7 @@ def _explain(item, kata, excinfo) -> str | None:
 def _falsifying_example(exc) -> str:
     notes = getattr(exc, "__notes__", None) or []
     for note in notes:
-        if note.startswith("Falsifying example"):
+        if note.startswith(("Falsifying example", "Failing test case")):
             body = note.split("(", 1)[1].rsplit(")", 1)[0] if "(" in note else note
             kept = [ln.strip() for ln in body.splitlines() if ln.strip() and not ln.strip().startswith("kata=")]
             return "\n".join(kept)

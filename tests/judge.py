@@ -106,14 +106,17 @@ def check_close(got, want, what: str, why: str = "", rtol: float = RTOL, atol: f
         return
     lines = [f"{what} is wrong." + (f" {why}" if why else "")]
     if got.shape == want.shape:
-        with np.errstate(invalid="ignore", over="ignore"):
-            diff = np.abs(got - want)
         bad = ~np.isclose(got, want, rtol=rtol, atol=atol * max(1.0, scale))
         first = tuple(int(i) for i in np.argwhere(bad)[0])
-        lines.append(
-            f"  first differing entry {first}: expected {want[first]!r}, got {got[first]!r}"
-            f"  (max abs difference {_nanmax(diff)})"
-        )
+        if np.isnan(got).any() and not np.isnan(want).any():
+            lines.append(f"  your result contains NaN, first at {first}; expected {float(want[first])!r} there")
+        else:
+            with np.errstate(invalid="ignore", over="ignore"):
+                diff = np.abs(got - want)
+            lines.append(
+                f"  first differing entry {first}: expected {float(want[first])!r}, got {float(got[first])!r}"
+                f"  (largest difference {_nanmax(diff)})"
+            )
     lines.append(f"  expected: {show(want)}")
     lines.append(f"  got:      {show(got)}")
     raise KataMismatch("\n".join(lines))

@@ -40,7 +40,7 @@ def test_every_slice_is_a_probability_distribution(kata, case):
     got = run(kata, x, axis)
     check_that(
         np.all((got >= 0) & (got <= 1)),
-        f"softmax entries must lie in [0, 1]; got min {np.min(got)!r}, max {np.max(got)!r}",
+        f"softmax entries must lie in [0, 1]; got min {float(np.min(got))!r}, max {float(np.max(got))!r}",
     )
     check_close(
         got.sum(axis=axis),

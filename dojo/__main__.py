@@ -1,0 +1,3 @@
+from dojo.cli import main
+
+raise SystemExit(main())

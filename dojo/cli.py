@@ -1,0 +1,478 @@
+"""``dojo``: the practice loop. Each command is one small function taking (env, args).
+
+Exit codes (``Exit``): 0 passed / done, 1 a kata failed (or answers disagree), 2 usage error
+(bad flag, unknown kata, refused), 3 internal error (a bug in the tool; please report it),
+130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import enum
+import hashlib
+import os
+import select
+import sys
+import time
+from pathlib import Path
+
+from dojo import registry
+from dojo.env import Env
+from dojo.render import (
+    contract, docstring_of, duration, paint, properties_of, signature_of, status_text, table,
+    verdict_lines,
+)
+from dojo.state import Store, atomic_write_text
+from dojo.stubs import stub_source
+
+
+class Exit(enum.IntEnum):
+    OK = 0
+    FAILED = 1
+    USAGE = 2
+    INTERNAL = 3
+    INTERRUPTED = 130
+
+
+class UsageError(Exception):
+    """Something the user asked for that cannot be done as asked."""
+
+
+def kata_arg(name: str) -> registry.Kata:
+    try:
+        return registry.get(name)
+    except registry.UnknownKata as e:
+        raise UsageError(str(e)) from None
+
+
+def shown(env: Env, path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def next_kata(store: Store) -> registry.Kata | None:
+    for k in registry.KATAS:
+        if (store.kata(k.module).get("verdict") or {}).get("state") != "passed":
+            return k
+    return None
+
+
+# -- dojo, dojo list ------------------------------------------------------------------------
+
+WELCOME = """\
+Welcome to attention dojo.
+You will write attention from scratch in NumPy, one kata at a time. Each kata is a file in
+katas/ whose docstring is the contract; the judge runs property tests against PyTorch and
+accepts any correct answer, however you write it.
+
+  dojo show KATA     read the problem        dojo test KATA    judge your file once
+  dojo watch KATA    re-judge on every save  dojo hint KATA    the next hint
+  dojo interview     a timed mock interview  dojo --help       everything else
+"""
+
+
+def cmd_progress(env: Env, args) -> int:
+    store = Store(env)
+    data = store.load()
+    if not data.get("welcomed"):
+        env.say(WELCOME)
+        data["welcomed"] = True
+        store.save()
+    progress_table(env, store)
+    nxt = next_kata(store)
+    env.say()
+    if nxt is None:
+        env.say(paint(env, "Every kata passes. ", "green", "bold") + "Try `dojo interview` against the clock.")
+    else:
+        state = (store.kata(nxt.module).get("verdict") or {}).get("state")
+        verb = "Continue" if state else "Start"
+        env.say(f"{verb} with {paint(env, nxt.module, 'bold')} ({nxt.title}):")
+        env.say(f"  dojo show {nxt.module}      then edit {shown(env, env.kata_file(nxt))}")
+        env.say(f"  dojo watch {nxt.module}     re-judges on every save")
+    return Exit.OK
+
+
+def progress_table(env: Env, store: Store) -> None:
+    from dojo import history
+
+    best = history.best_times(env)
+    rows = []
+    for i, k in enumerate(registry.KATAS, 1):
+        entry = store.kata(k.module)
+        status = status_text(env, entry.get("verdict"))
+        if entry.get("gave_up"):
+            status += paint(env, "  (gave up)", "yellow")
+        hints = f"{entry['hints_used']}/{len(k.hints)}" if entry["hints_used"] else "—"
+        rows.append([f"{i}. {k.module}", k.difficulty, status, hints, duration(best.get(k.module))])
+    for line in table(rows, ["kata", "difficulty", "status", "hints", "best interview"]):
+        env.say(line)
+
+
+def cmd_list(env: Env, args) -> int:
+    progress_table(env, Store(env))
+    return Exit.OK
+
+
+# -- dojo check, dojo test ------------------------------------------------------------------
+
+
+def record_verdict(store: Store, kata: registry.Kata, verdict, env: Env) -> None:
+    entry = store.kata(kata.module)
+    entry["verdict"] = {**verdict.summary(), "at": env.now()}
+    if verdict.ok:
+        entry["solved"] = True
+    store.save()
+
+
+def cmd_check(env: Env, args) -> int:
+    from dojo.runner import judge
+
+    store = Store(env)
+    store.load()
+    all_ok = True
+    n = len(registry.KATAS)
+    for i, k in enumerate(registry.KATAS, 1):
+        print(f"[{i}/{n}] judging {k.module}…", end="", file=env.stdout, flush=True)
+        verdict = judge(env, k, env.kata_file(k).parent)
+        record_verdict(store, k, verdict, env)
+        all_ok &= verdict.ok
+        env.say(" " + status_text(env, verdict.summary()) + f"  ({verdict.seconds:.1f} s)")
+    env.say()
+    progress_table(env, store)
+    return Exit.OK if all_ok else Exit.FAILED
+
+
+def cmd_test(env: Env, args) -> int:
+    from dojo.runner import judge
+
+    kata = kata_arg(args.kata)
+    path = env.kata_file(kata)
+    verdict = judge(env, kata, path.parent)
+    store = Store(env)
+    record_verdict(store, kata, verdict, env)
+    for line in verdict_lines(env, verdict, kata, shown(env, path)):
+        env.say(line)
+    if verdict.ok:
+        offer_next(env, store, kata)
+    elif verdict.state == "failing":
+        env.say(f"Stuck? `dojo hint {kata.module}`.  Re-judge on every save: `dojo watch {kata.module}`.")
+    if verdict.state == "error":
+        return Exit.INTERNAL
+    return Exit.OK if verdict.ok else Exit.FAILED
+
+
+def offer_next(env: Env, store: Store, kata: registry.Kata) -> registry.Kata | None:
+    nxt = next_kata(store)
+    if nxt is None:
+        env.say(paint(env, "That was the last one: every kata passes.", "green") + " Try `dojo interview`.")
+    else:
+        env.say(f"Next: {paint(env, nxt.module, 'bold')} — {nxt.title}.  `dojo show {nxt.module}`")
+    return nxt
+
+
+# -- dojo show, dojo hint -------------------------------------------------------------------
+
+
+def cmd_show(env: Env, args) -> int:
+    kata = kata_arg(args.kata)
+    source = env.solution_file(kata)
+    env.say(paint(env, f"{kata.title}", "bold") + f"   [{kata.difficulty}, about {kata.minutes} min]")
+    env.say(f"Edit: {shown(env, env.kata_file(kata))}")
+    env.say()
+    env.say("    " + paint(env, signature_of(source, kata.function), "cyan"))
+    env.say()
+    for line in contract(env, docstring_of(source, kata.function)):
+        env.say("    " + line if line else "")
+    env.say()
+    env.say(paint(env, "What the judge checks", "bold") + " (property tests against PyTorch, float64):")
+    for _, statement in properties_of(env.test_file(kata)):
+        env.say(f"  • {statement}")
+    env.say()
+    env.say(f"Judge it: dojo test {kata.module}   ·   on every save: dojo watch {kata.module}")
+    return Exit.OK
+
+
+def next_hint(env: Env, store: Store, kata: registry.Kata) -> None:
+    entry = store.kata(kata.module)
+    used = entry["hints_used"]
+    total = len(kata.hints)
+    if used >= total:
+        env.say(f"No more hints for {kata.module}: all {total} are shown below.")
+        for i, h in enumerate(kata.hints, 1):
+            env.say(f"  {i}. {h}")
+        return
+    entry["hints_used"] = used + 1
+    store.save()
+    env.say(paint(env, f"hint {used + 1} of {total}", "yellow", "bold") + f" ({kata.module}): {kata.hints[used]}")
+
+
+def cmd_hint(env: Env, args) -> int:
+    next_hint(env, Store(env), kata_arg(args.kata))
+    return Exit.OK
+
+
+# -- dojo reset, dojo restore, dojo solution ------------------------------------------------
+
+
+def confirm(env: Env, question: str) -> bool:
+    if not env.stdin or not env.stdin.isatty():
+        raise UsageError(f"{question} Not asking without a terminal: add --yes to go ahead.")
+    print(f"{question} [y/N] ", end="", file=env.stdout, flush=True)
+    answer = env.stdin.readline().strip().lower()
+    return answer in ("y", "yes")
+
+
+def cmd_reset(env: Env, args) -> int:
+    kata = kata_arg(args.kata)
+    path = env.kata_file(kata)
+    stub = stub_source(env.solution_file(kata), kata.function)
+    if path.exists() and path.read_text(encoding="utf-8", errors="replace") == stub:
+        env.say(f"{shown(env, path)} is already the untouched stub; nothing to do.")
+        return Exit.OK
+    if not args.yes and not confirm(env, f"Replace {shown(env, path)} with the untouched stub?"):
+        env.say("Left as it was.")
+        return Exit.OK
+    store = Store(env)
+    saved = store.backup(path, kata.module)
+    if saved:
+        env.say(f"Backed up your file to {shown(env, saved)}")
+    atomic_write_text(path, stub)
+    entry = store.kata(kata.module)
+    entry.pop("verdict", None)
+    store.save()
+    env.say(f"{shown(env, path)} is the untouched stub again. `dojo restore {kata.module}` brings your version back.")
+    return Exit.OK
+
+
+def cmd_restore(env: Env, args) -> int:
+    kata = kata_arg(args.kata)
+    path = env.kata_file(kata)
+    store = Store(env)
+    backups = store.backups(kata.module)
+    if not backups:
+        raise UsageError(f"no backups of {kata.module} yet (they are made by `dojo reset`).")
+    latest = backups[-1]
+    content = latest.read_bytes()
+    if path.exists() and path.read_bytes() == content:
+        env.say(f"{shown(env, path)} already matches the latest backup {shown(env, latest)}.")
+        return Exit.OK
+    saved = store.backup(path, kata.module)
+    if saved:
+        env.say(f"Backed up the file being replaced to {shown(env, saved)}")
+    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
+    tmp.write_bytes(content)
+    os.replace(tmp, path)
+    store.kata(kata.module).pop("verdict", None)
+    store.save()
+    env.say(f"Restored {shown(env, path)} from {shown(env, latest)}")
+    return Exit.OK
+
+
+def cmd_solution(env: Env, args) -> int:
+    kata = kata_arg(args.kata)
+    store = Store(env)
+    entry = store.kata(kata.module)
+    if not (entry["solved"] or args.give_up):
+        raise UsageError(
+            f"the reference answer for {kata.module} opens once your kata passes "
+            f"(`dojo test {kata.module}`), or with --give-up, which is recorded in your progress."
+        )
+    if args.give_up and not entry["solved"]:
+        entry["gave_up"] = True
+    entry["revealed"] = True
+    store.save()
+    path = env.solution_file(kata)
+    env.say(paint(env, f"Reference answer: {shown(env, path)}", "bold"))
+    env.say()
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        env.say(paint(env, f"{n:4d} ", "dim") + line)
+    return Exit.OK
+
+
+# -- dojo watch -----------------------------------------------------------------------------
+
+
+class Keys:
+    """Single key presses from a terminal (cbreak mode), or lines from a pipe."""
+
+    def __init__(self, stream):
+        self.fd = None
+        self.saved = None
+        self.closed = False
+        try:
+            self.fd = stream.fileno()
+        except (AttributeError, OSError, ValueError):
+            self.closed = True
+            return
+        if os.isatty(self.fd):
+            import termios
+            import tty
+
+            self.saved = termios.tcgetattr(self.fd)
+            tty.setcbreak(self.fd)
+
+    def poll(self, timeout: float) -> str | None:
+        if self.closed:
+            time.sleep(timeout)
+            return None
+        ready, _, _ = select.select([self.fd], [], [], timeout)
+        if not ready:
+            return None
+        data = os.read(self.fd, 1)
+        if not data:
+            self.closed = True  # end of input: keep watching, keys are simply gone
+            return None
+        key = data.decode(errors="ignore")
+        return key if key.strip() else None
+
+    def restore(self) -> None:
+        if self.saved is not None:
+            import termios
+
+            termios.tcsetattr(self.fd, termios.TCSADRAIN, self.saved)
+
+
+def file_signature(path: Path):
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    return hashlib.sha1(data).hexdigest()
+
+
+def cmd_watch(env: Env, args) -> int:
+    from dojo.runner import WarmJudge
+
+    store = Store(env)
+    store.load()
+    kata = kata_arg(args.kata) if args.kata else next_kata(store)
+    if kata is None:
+        env.say("Every kata passes already. Name one to keep practising: dojo watch KATA")
+        return Exit.OK
+    judge = WarmJudge(env)
+    keys = Keys(env.stdin)
+    try:
+        return watch_loop(env, store, judge, keys, kata, args.debounce)
+    except KeyboardInterrupt:
+        env.say("\nStopped watching.")
+        return Exit.OK
+    finally:
+        keys.restore()
+
+
+def watch_loop(env, store, judge, keys, kata, debounce: float) -> int:
+    def announce(k):
+        env.say(paint(env, f"Watching {shown(env, env.kata_file(k))}", "bold")
+                + " — save the file to re-judge.   keys: h hint · q quit")
+
+    announce(kata)
+    path = env.kata_file(kata)
+    judged = None  # signature of the content last judged
+    passed = False
+    nxt = None
+    while True:
+        key = keys.poll(0.1)
+        if key in ("q", "Q"):
+            env.say("Bye.")
+            return Exit.OK
+        if key in ("h", "H"):
+            next_hint(env, store, kata)
+        if key in ("n", "N") and passed and nxt is not None:
+            kata, path, judged, passed, nxt = nxt, env.kata_file(nxt), None, False, None
+            announce(kata)
+            continue
+        sig = file_signature(path)
+        if sig == judged:
+            continue
+        env.say(paint(env, f"[{time.strftime('%H:%M:%S', time.localtime(env.now()))}] checking…", "cyan"))
+        # Debounce: editors often write a file in several steps; wait until it holds still.
+        settled = time.monotonic()
+        while time.monotonic() - settled < debounce:
+            time.sleep(0.05)
+            again = file_signature(path)
+            if again != sig:
+                sig, settled = again, time.monotonic()
+        verdict = judge.judge(kata, path.parent)
+        judged = sig
+        record_verdict(store, kata, verdict, env)
+        for line in verdict_lines(env, verdict, kata, shown(env, path)):
+            env.say(line)
+        passed = verdict.ok
+        if passed:
+            nxt = offer_next(env, store, kata)
+            if nxt is not None and nxt.module != kata.module:
+                env.say("Press n to watch it now, q to quit.")
+        env.say()
+
+
+# -- the entry point ------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    names = ", ".join(k.module for k in registry.KATAS)
+    parser = argparse.ArgumentParser(
+        prog="dojo",
+        description="Practise writing attention in NumPy. With no command: your progress.",
+        epilog=f"Katas: {names}.  Exit codes: 0 ok/passed, 1 failed, 2 usage error, 3 internal error.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.add_parser("list", help="the progress table").set_defaults(func=cmd_list)
+    sub.add_parser("check", help="re-judge every kata and refresh the table").set_defaults(func=cmd_check)
+    for name, func, help_ in (
+        ("show", cmd_show, "the problem as a candidate gets it"),
+        ("test", cmd_test, "judge your file and print the verdict"),
+        ("hint", cmd_hint, "the next hint"),
+        ("restore", cmd_restore, "bring back the latest backup (backing up what it replaces)"),
+    ):
+        p = sub.add_parser(name, help=help_)
+        p.add_argument("kata")
+        p.set_defaults(func=func)
+    p = sub.add_parser("watch", help="re-judge on every save (keys: h hint, q quit)")
+    p.add_argument("kata", nargs="?")
+    p.add_argument("--debounce", type=float, default=0.15, help=argparse.SUPPRESS)
+    p.set_defaults(func=cmd_watch)
+    p = sub.add_parser("reset", help="put the stub back (your file is backed up first)")
+    p.add_argument("kata")
+    p.add_argument("--yes", action="store_true", help="do not ask")
+    p.set_defaults(func=cmd_reset)
+    p = sub.add_parser("solution", help="the reference answer, once your kata passes")
+    p.add_argument("kata")
+    p.add_argument("--give-up", action="store_true", help="show it anyway (recorded in your progress)")
+    p.set_defaults(func=cmd_solution)
+    for extension in ("dojo.interview", "dojo.compare"):
+        try:
+            module = __import__(extension, fromlist=["register"])
+        except ModuleNotFoundError as e:
+            if e.name != extension:
+                raise
+            continue
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None, env: Env | None = None) -> int:
+    env = env or Env.from_os()
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:
+        return Exit.OK if e.code == 0 else Exit.USAGE
+    func = getattr(args, "func", cmd_progress)
+    try:
+        return int(func(env, args))
+    except UsageError as e:
+        env.warn(f"dojo: {e}")
+        return Exit.USAGE
+    except KeyboardInterrupt:
+        env.warn("\ninterrupted")
+        return Exit.INTERRUPTED
+    except BrokenPipeError:
+        return Exit.OK
+    except Exception:  # a bug in the tool itself: say so plainly, keep the traceback
+        import traceback
+
+        env.warn("dojo: internal error (a bug in the tool, not in your kata). Details:")
+        env.warn(traceback.format_exc().rstrip())
+        return Exit.INTERNAL

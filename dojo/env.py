@@ -1,0 +1,80 @@
+"""Everything the tool touches in the outside world, in one replaceable object.
+
+Tests drive the real entry point as a subprocess and inject through environment variables:
+``DOJO_ROOT`` (the repository whose katas/ are judged), ``DOJO_STATE_DIR`` (where state is
+kept), ``DOJO_FAKE_CLOCK`` (a file holding the current time in seconds; read on every tick, so a
+test moves time by rewriting it) and ``NO_COLOR``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, TextIO
+
+from dojo import registry
+
+
+class FileClock:
+    """A clock whose time is whatever number the file holds (for tests)."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+
+    def __call__(self) -> float:
+        try:
+            return float(self.path.read_text().strip() or 0)
+        except (OSError, ValueError):
+            return 0.0
+
+
+@dataclass
+class Env:
+    root: Path = registry.ROOT
+    state_dir: Path = registry.ROOT / ".dojo"
+    stdout: TextIO = field(default_factory=lambda: sys.stdout)
+    stderr: TextIO = field(default_factory=lambda: sys.stderr)
+    stdin: TextIO = field(default_factory=lambda: sys.stdin)
+    #: monotonic seconds: timing that a sleep or a clock change cannot bend
+    clock: Callable[[], float] = time.monotonic
+    #: wall-clock seconds since the epoch: only for timestamps shown to people
+    now: Callable[[], float] = time.time
+    color: bool = False
+    fake_clock: bool = False
+
+    @classmethod
+    def from_os(cls) -> "Env":
+        root = Path(os.environ.get("DOJO_ROOT") or registry.ROOT).resolve()
+        state = Path(os.environ.get("DOJO_STATE_DIR") or root / ".dojo")
+        env = cls(root=root, state_dir=state)
+        fake = os.environ.get("DOJO_FAKE_CLOCK")
+        if fake:
+            clock = FileClock(Path(fake))
+            env.clock = clock
+            env.now = lambda: 1_800_000_000.0 + clock()
+            env.fake_clock = True
+        env.color = (
+            not os.environ.get("NO_COLOR")
+            and os.environ.get("TERM") != "dumb"
+            and hasattr(sys.stdout, "isatty")
+            and sys.stdout.isatty()
+        )
+        return env
+
+    def kata_file(self, kata: registry.Kata) -> Path:
+        return self.root / "katas" / f"{kata.module}.py"
+
+    def solution_file(self, kata: registry.Kata) -> Path:
+        return self.root / "solutions" / f"{kata.module}.py"
+
+    def test_file(self, kata: registry.Kata) -> Path:
+        return self.root / "tests" / f"test_{kata.module}.py"
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.stdout, flush=True)
+
+    def warn(self, text: str) -> None:
+        print(text, file=self.stderr, flush=True)

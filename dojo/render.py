@@ -1,0 +1,146 @@
+"""Terminal rendering: colour when it helps, plain text when piped or NO_COLOR is set."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from dojo.env import Env
+
+CODES = {"red": "31", "green": "32", "yellow": "33", "blue": "34", "magenta": "35",
+         "cyan": "36", "bold": "1", "dim": "2"}
+
+
+def paint(env: Env, text: str, *styles: str) -> str:
+    if not env.color or not styles:
+        return text
+    return "".join(f"\033[{CODES[s]}m" for s in styles) + text + "\033[0m"
+
+
+STATE_LABELS = {
+    "passed": ("passing", "green"),
+    "failing": ("failing", "red"),
+    "not-started": ("not started", "dim"),
+    "cannot-import": ("cannot import", "red"),
+    "numpy-only": ("breaks NumPy-only rule", "red"),
+    "timed-out": ("timed out", "red"),
+    "error": ("judge error", "magenta"),
+}
+
+
+def status_text(env: Env, verdict: dict | None) -> str:
+    if not verdict:
+        return paint(env, "not started", "dim")
+    state = verdict.get("state", "error")
+    label, colour = STATE_LABELS.get(state, (state, "magenta"))
+    if state == "failing":
+        label = f"failing {verdict['total'] - verdict['passed']} of {verdict['total']} properties"
+    elif state == "passed":
+        label = f"passing ({verdict['total']}/{verdict['total']})"
+    return paint(env, label, colour)
+
+
+def table(rows: list[list[str]], headers: list[str]) -> list[str]:
+    """Left-aligned columns; widths ignore colour codes."""
+    def width(s: str) -> int:
+        return len(re.sub(r"\033\[[0-9;]*m", "", s))
+
+    cols = [max([width(h)] + [width(r[i]) for r in rows]) for i, h in enumerate(headers)]
+    def line(cells):
+        return "  ".join(c + " " * (cols[i] - width(c)) for i, c in enumerate(cells)).rstrip()
+    return [line(headers), line(["─" * c for c in cols])] + [line(r) for r in rows]
+
+
+def duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "—"
+    seconds = int(round(seconds))
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def properties_of(test_file: Path) -> list[tuple[str, str]]:
+    """(name, statement) of every property in a kata's test file, read without importing it."""
+    tree = ast.parse(test_file.read_text(encoding="utf-8"))
+    found = []
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
+            doc = ast.get_docstring(node) or node.name
+            found.append((node.name, doc.strip().splitlines()[0]))
+    return found
+
+
+def docstring_of(path: Path, function: str) -> str:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == function:
+            return ast.get_docstring(node) or ""
+    return ""
+
+
+def signature_of(path: Path, function: str) -> str:
+    source = path.read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == function:
+            return f"def {function}({ast.unparse(node.args)})"
+    return f"def {function}(...)"
+
+
+def contract(env: Env, doc: str) -> list[str]:
+    """The docstring, with its section headings (a line over dashes) in bold."""
+    lines = doc.splitlines()
+    out = []
+    for i, ln in enumerate(lines):
+        if set(ln.strip()) == {"-"}:
+            continue
+        if i + 1 < len(lines) and lines[i + 1].strip() and set(lines[i + 1].strip()) == {"-"}:
+            out.append(paint(env, ln, "bold"))
+        else:
+            out.append(ln)
+    return out
+
+
+def verdict_lines(env: Env, verdict, kata, shown_file: str, show_details: bool = True) -> list[str]:
+    """A verdict a nervous candidate can read: each property ✓ or ✗, then what went wrong."""
+    v = verdict
+    head = paint(env, f"{kata.module}", "bold") + f" — {kata.title}   ({shown_file})"
+    out = [head]
+    if v.state == "not-started":
+        out.append(paint(env, "  not started: ", "yellow") + f"{kata.function}() still raises NotImplementedError.")
+        out.append(f"  Read the contract with `dojo show {kata.module}`, then write it in {shown_file}.")
+        return out
+    if v.state in ("cannot-import", "numpy-only") or (v.state == "timed-out" and not v.total):
+        label = STATE_LABELS[v.state][0]
+        message = v.records[0]["message"] if v.records else v.detail
+        message = message.split(": ", 1)[1] if message.startswith(kata.module + ": ") else message
+        out.append(paint(env, f"  {label}: ", "red") + message.splitlines()[0])
+        out += ["  " + ln for ln in message.splitlines()[1:]]
+        return out
+    if v.state == "error":
+        out.append(paint(env, "  the judge itself failed (not your fault). Its output:", "magenta"))
+        out += ["    " + ln for ln in v.detail.splitlines()]
+        return out
+    for r in v.records:
+        if r["state"] == "passed":
+            out.append(paint(env, "  ✓ ", "green") + r["title"])
+        elif r["state"] == "skipped":
+            out.append(paint(env, "  - ", "dim") + r["title"] + paint(env, "  (skipped)", "dim"))
+        else:
+            out.append(paint(env, "  ✗ ", "red") + r["title"])
+    failures = v.failures
+    if failures and show_details:
+        first = failures[0]
+        out.append("")
+        out.append(paint(env, "First failure:", "red", "bold"))
+        body = first["message"].splitlines()
+        if body and body[0].startswith(kata.module + " — "):
+            body = body[1:]
+        out += [ln for ln in body if not ln.strip().startswith("(tests/")]
+        if len(failures) > 1:
+            out.append(paint(env, f"  (+{len(failures) - 1} more failing properties; fix this one first)", "dim"))
+    if v.state == "passed":
+        out.append(paint(env, f"All {v.total} properties pass.", "green", "bold") + f"  ({v.seconds:.1f} s)")
+    else:
+        out.append(f"{v.passed} of {v.total} properties pass.  ({v.seconds:.1f} s)")
+    return out
