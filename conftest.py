@@ -99,12 +99,12 @@ def pytest_report_header(config):
 
 
 def pytest_ignore_collect(collection_path, config):
-    # The judge's self-check belongs to the project's own suite: run with --impl solutions,
-    # or name tests/meta explicitly.
-    meta = TESTS / "meta"
-    if collection_path == meta and not config.dojo_is_reference:
-        named = any(str(meta) in str(Path(a).resolve()) for a in config.args)
-        return None if named else True
+    # The judge's self-check (tests/meta) and the tool's tests (tests/tool) belong to the
+    # project's own suite: they run with --impl solutions, or when named explicitly.
+    for folder in (TESTS / "meta", TESTS / "tool"):
+        if collection_path == folder and not config.dojo_is_reference:
+            named = any(str(folder) in str(Path(a).resolve()) for a in config.args)
+            return None if named else True
     return None
 
 

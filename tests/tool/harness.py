@@ -1,0 +1,82 @@
+"""Drive the real ``dojo`` entry point as a subprocess, in a sandbox copy of the repository.
+
+The sandbox holds katas/, solutions/, tests/ and conftest.py copied from this checkout, a
+state folder of its own, and a fake clock file: tests move time by writing to it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class Result:
+    code: int
+    out: str
+    err: str
+
+
+class Sandbox:
+    def __init__(self, tmp: Path):
+        self.root = tmp / "repo"
+        self.root.mkdir()
+        for name in ("katas", "solutions"):
+            shutil.copytree(REPO / name, self.root / name)
+        shutil.copytree(
+            REPO / "tests", self.root / "tests",
+            ignore=shutil.ignore_patterns("meta", "tool", "__pycache__"),
+        )
+        shutil.copy(REPO / "conftest.py", self.root / "conftest.py")
+        shutil.copy(REPO / "pyproject.toml", self.root / "pyproject.toml")
+        self.state = tmp / "state"
+        self.clock_file = tmp / "clock"
+        self.set_clock(0.0)
+
+    def set_clock(self, seconds: float) -> None:
+        tmp = self.clock_file.with_suffix(".tmp")
+        tmp.write_text(repr(float(seconds)))
+        os.replace(tmp, self.clock_file)
+
+    def kata(self, module: str) -> Path:
+        return self.root / "katas" / f"{module}.py"
+
+    def write_kata(self, module: str, source: str | Path) -> None:
+        text = source.read_text() if isinstance(source, Path) else source
+        self.kata(module).write_text(text)
+
+    def environ(self) -> dict:
+        env = dict(os.environ)
+        env.update(
+            DOJO_ROOT=str(self.root),
+            DOJO_STATE_DIR=str(self.state),
+            DOJO_FAKE_CLOCK=str(self.clock_file),
+            NO_COLOR="1",
+            PYTHONPATH=str(REPO),  # the dojo package under test, even when not installed
+        )
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        return env
+
+    def command(self, *args: str) -> list[str]:
+        return [sys.executable, "-m", "dojo", *args]
+
+    def run(self, *args: str, input: str | None = None, timeout: float = 120) -> Result:
+        proc = subprocess.run(
+            self.command(*args), cwd=self.root, env=self.environ(), input=input,
+            capture_output=True, text=True, timeout=timeout,
+            stdin=None if input is not None else subprocess.DEVNULL,
+        )
+        return Result(proc.returncode, proc.stdout, proc.stderr)
+
+    def popen(self, *args: str) -> subprocess.Popen:
+        return subprocess.Popen(
+            self.command(*args), cwd=self.root, env=self.environ(),
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            bufsize=1,
+        )
