@@ -283,18 +283,21 @@ def _explain(item, kata, excinfo) -> str | None:
     lines = [f"{kata.module} — {_title(item)}", "", _indent(what)]
     example = _falsifying_example(exc)
     if example:
-        lines += ["", "  smallest failing input Hypothesis found:", _indent(example, 4)]
+        lines += ["", "  failing input (shrunk by Hypothesis):", _indent(example, 4)]
     lines += ["", f"  ({item.nodeid})"]
     return "\n".join(lines)
 
 
 def _falsifying_example(exc) -> str:
+    """The (shrunk) input from Hypothesis's note, without the ``kata=`` argument."""
+    import textwrap
+
     notes = getattr(exc, "__notes__", None) or []
     for note in notes:
-        if note.startswith(("Falsifying example", "Failing test case")):
-            body = note.split("(", 1)[1].rsplit(")", 1)[0] if "(" in note else note
-            kept = [ln.strip() for ln in body.splitlines() if ln.strip() and not ln.strip().startswith("kata=")]
-            return "\n".join(kept)
+        if note.startswith(("Falsifying", "Failing")) and "(" in note:
+            body = note.split("(", 1)[1].rsplit(")", 1)[0]
+            kept = [ln for ln in body.splitlines() if ln.strip() and not ln.strip().startswith("kata=")]
+            return textwrap.dedent("\n".join(kept)).rstrip().rstrip(",")
     return ""
 
 

@@ -36,12 +36,21 @@ def prop(**strategies):
     return decorate
 
 
-def show(a) -> str:
-    """A compact, readable rendering of an array for failure messages."""
+def show(a, indent: int = 0) -> str:
+    """A compact, readable rendering of an array for failure messages.
+
+    Continuation lines are indented by ``indent`` so a matrix stays aligned after a label.
+    """
     if isinstance(a, np.ndarray):
-        body = np.array2string(a, precision=6, threshold=60, edgeitems=3, max_line_width=100)
-        return f"{body}   (shape {a.shape}, dtype {a.dtype})"
+        body = np.array2string(a, precision=6, threshold=60, edgeitems=3, max_line_width=90)
+        body = body.replace("\n", "\n" + " " * indent)
+        return f"{body}   (shape {a.shape}, {a.dtype})"
     return repr(a)
+
+
+def labelled(label: str, a) -> str:
+    """``label: <array>`` with the array's rows lined up under its first row."""
+    return f"{label}{show(a, indent=len(label))}"
 
 
 class Guarded:
@@ -63,7 +72,7 @@ class Guarded:
                     f"  The caller's array must be left as it was: copy it "
                     f"(np.asarray(..., dtype=np.float64) does not copy a float64 array)\n"
                     f"  before writing into it.\n"
-                    f"  before: {show(original)}\n  after:  {show(kwargs[key])}"
+                    f"{labelled('  before: ', original)}\n{labelled('  after:  ', kwargs[key])}"
                 )
         return result
 
@@ -117,8 +126,8 @@ def check_close(got, want, what: str, why: str = "", rtol: float = RTOL, atol: f
                 f"  first differing entry {first}: expected {float(want[first])!r}, got {float(got[first])!r}"
                 f"  (largest difference {_nanmax(diff)})"
             )
-    lines.append(f"  expected: {show(want)}")
-    lines.append(f"  got:      {show(got)}")
+    lines.append(labelled("  expected: ", want))
+    lines.append(labelled("  got:      ", got))
     raise KataMismatch("\n".join(lines))
 
 

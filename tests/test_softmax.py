@@ -45,7 +45,7 @@ def test_every_slice_is_a_probability_distribution(kata, case):
     check_close(
         got.sum(axis=axis),
         np.ones(np.delete(x.shape, axis % x.ndim)),
-        f"the sums along axis {axis}",
+        f"the sum of each slice along axis {axis}",
         "Each slice along the axis you were given must sum to 1 (are you reducing over the right axis?).",
     )
 

@@ -1,0 +1,264 @@
+"""The practice loop, driven through the real ``dojo`` entry point (issue: dojo practice loop)."""
+
+import json
+import os
+import pty
+import select
+import subprocess
+import time
+
+import pytest
+
+HANGS = '''import numpy as np
+
+
+def softmax(x, axis=-1):
+    while True:
+        pass
+'''
+SYNTAX_ERROR = '''import numpy as np
+
+
+def softmax(x, axis=-1):
+    return np.exp(x) /
+'''
+USES_TORCH = '''import numpy as np
+import torch
+
+
+def softmax(x, axis=-1):
+    return torch.softmax(torch.as_tensor(x), dim=axis).numpy()
+'''
+
+
+def test_first_run_welcomes_then_shows_progress_and_the_next_step(sandbox):
+    first = sandbox.run()
+    assert first.code == 0
+    assert "Welcome to attention dojo" in first.out
+    for module in ("softmax", "masked_attention", "causal_self_attention", "multihead_attention"):
+        assert module in first.out
+    assert "not started" in first.out
+    assert "dojo show softmax" in first.out
+    second = sandbox.run()
+    assert "Welcome" not in second.out
+    assert second.out.count("not started") == 4
+
+
+def test_a_solved_kata_passes_and_is_remembered(sandbox, solution):
+    sandbox.write_kata("softmax", solution("softmax"))
+    result = sandbox.run("test", "softmax")
+    assert result.code == 0, result.out + result.err
+    assert "All 13 properties pass" in result.out
+    assert "✗" not in result.out
+    assert "Next: masked_attention" in result.out
+    table = sandbox.run("list").out
+    assert "passing (13/13)" in table
+    state = json.loads((sandbox.state / "state.json").read_text())
+    assert state["katas"]["softmax"]["solved"] is True
+
+
+def test_a_wrong_kata_fails_with_a_readable_first_failure(sandbox, wrong):
+    sandbox.write_kata("softmax", wrong("softmax", "global_max_shift"))
+    result = sandbox.run("test", "softmax")
+    assert result.code == 1
+    assert "✗ Slices whose scales differ by 1e4" in result.out
+    assert "First failure:" in result.out
+    assert "failing input (shrunk by Hypothesis)" in result.out
+    assert "expected" in result.out and "got" in result.out
+    assert "Traceback" not in result.out
+    assert "failing" in sandbox.run("list").out
+
+
+def test_the_untouched_stub_is_not_started(sandbox):
+    result = sandbox.run("test", "softmax")
+    assert result.code == 1
+    assert "not started" in result.out
+    assert "NotImplementedError" in result.out
+
+
+def test_a_hanging_kata_is_stopped_and_reported(sandbox):
+    sandbox.write_kata("softmax", HANGS)
+    start = time.monotonic()
+    result = sandbox.run("test", "softmax")
+    assert result.code == 1
+    assert "timed out" in result.out
+    assert "infinite loop" in result.out
+    assert time.monotonic() - start < 60
+
+
+def test_a_syntax_error_points_at_the_users_line(sandbox):
+    sandbox.write_kata("softmax", SYNTAX_ERROR)
+    result = sandbox.run("test", "softmax")
+    assert result.code == 1
+    assert "cannot import" in result.out
+    assert "line 5" in result.out
+
+
+def test_importing_torch_breaks_the_numpy_only_rule(sandbox):
+    sandbox.write_kata("softmax", USES_TORCH)
+    result = sandbox.run("test", "softmax")
+    assert result.code == 1
+    assert "NumPy only" in result.out
+    assert "torch" in result.out and "line 2" in result.out
+
+
+def test_unknown_kata_suggests_the_closest_names(sandbox):
+    result = sandbox.run("test", "sofmax")
+    assert result.code == 2
+    assert "did you mean 'softmax'" in result.err.lower()
+    assert "masked_attention" in result.err
+
+
+def test_bad_flags_print_the_usage_line(sandbox):
+    result = sandbox.run("test", "softmax", "--frobnicate")
+    assert result.code == 2
+    assert result.err.startswith("usage: dojo")
+
+
+def test_show_renders_the_contract_and_the_properties(sandbox):
+    result = sandbox.run("show", "masked_attention")
+    assert result.code == 0
+    assert "def scaled_dot_product_attention(q, k, v, mask=None)" in result.out
+    assert "katas/masked_attention.py" in result.out
+    assert "may attend" in result.out.lower()
+    assert "What the judge checks" in result.out
+    assert result.out.count("•") >= 8
+
+
+def test_hints_come_one_at_a_time_and_are_recorded(sandbox):
+    first = sandbox.run("hint", "softmax")
+    assert "hint 1 of 4" in first.out
+    second = sandbox.run("hint", "softmax")
+    assert "hint 2 of 4" in second.out
+    assert "2/4" in sandbox.run("list").out
+    for _ in range(2):
+        sandbox.run("hint", "softmax")
+    done = sandbox.run("hint", "softmax")
+    assert "No more hints" in done.out
+
+
+def test_reset_then_restore_round_trips_byte_for_byte(sandbox):
+    mine = "import numpy as np\n\n\ndef softmax(x, axis=-1):\n    return x  # my work in progress \u00e9\r\n"
+    sandbox.kata("softmax").write_bytes(mine.encode("utf-8"))
+    reset = sandbox.run("reset", "softmax", "--yes")
+    assert reset.code == 0, reset.err
+    assert "Backed up your file to" in reset.out
+    assert "NotImplementedError" in sandbox.kata("softmax").read_text()
+    backups = list((sandbox.state / "backups" / "softmax").glob("*.py"))
+    assert len(backups) == 1 and backups[0].read_bytes() == mine.encode("utf-8")
+    restore = sandbox.run("restore", "softmax")
+    assert restore.code == 0, restore.err
+    assert sandbox.kata("softmax").read_bytes() == mine.encode("utf-8")
+    # what restore replaced (the stub) was backed up too
+    assert len(list((sandbox.state / "backups" / "softmax").glob("*.py"))) == 2
+
+
+def test_reset_without_a_terminal_asks_for_yes_and_touches_nothing(sandbox):
+    sandbox.write_kata("softmax", "# my work\n")
+    result = sandbox.run("reset", "softmax")
+    assert result.code == 2
+    assert "--yes" in result.err
+    assert sandbox.kata("softmax").read_text() == "# my work\n"
+
+
+def test_restore_without_backups_is_a_clear_error(sandbox):
+    result = sandbox.run("restore", "softmax")
+    assert result.code == 2
+    assert "no backups" in result.err
+
+
+def test_a_corrupt_state_file_is_set_aside_with_a_warning(sandbox):
+    sandbox.state.mkdir(parents=True)
+    (sandbox.state / "state.json").write_text("{ this is not json")
+    result = sandbox.run()
+    assert result.code == 0
+    assert "could not be read" in result.err
+    aside = list(sandbox.state.glob("state.json.corrupt-*"))
+    assert len(aside) == 1 and aside[0].read_text() == "{ this is not json"
+    assert "softmax" in result.out
+
+
+def test_the_solution_is_earned_or_given_up_on(sandbox, solution):
+    locked = sandbox.run("solution", "softmax")
+    assert locked.code == 2
+    assert "--give-up" in locked.err
+    given = sandbox.run("solution", "softmax", "--give-up")
+    assert given.code == 0
+    assert "def softmax" in given.out
+    assert "(gave up)" in sandbox.run("list").out
+    sandbox.write_kata("masked_attention", solution("masked_attention"))
+    assert sandbox.run("test", "masked_attention").code == 0
+    earned = sandbox.run("solution", "masked_attention")
+    assert earned.code == 0 and "def scaled_dot_product_attention" in earned.out
+
+
+def test_check_rejudges_every_kata(sandbox, solution):
+    sandbox.write_kata("softmax", solution("softmax"))
+    result = sandbox.run("check")
+    assert result.code == 1  # three katas are still stubs
+    assert "[1/4] judging softmax… passing" in result.out
+    assert "[4/4] judging multihead_attention… not started" in result.out
+
+
+def _read_until(proc_fd_or_stream, needle: str, timeout: float, buffer: list) -> str:
+    """Read output until ``needle`` appears; returns everything read so far."""
+    deadline = time.monotonic() + timeout
+    while needle not in "".join(buffer):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise AssertionError(f"did not see {needle!r} within {timeout} s; output so far:\n{''.join(buffer)}")
+        if isinstance(proc_fd_or_stream, int):
+            ready, _, _ = select.select([proc_fd_or_stream], [], [], min(left, 0.2))
+            if ready:
+                try:
+                    chunk = os.read(proc_fd_or_stream, 4096).decode(errors="replace")
+                except OSError:
+                    chunk = ""
+                buffer.append(chunk)
+        else:
+            ready, _, _ = select.select([proc_fd_or_stream], [], [], min(left, 0.2))
+            if ready:
+                buffer.append(os.read(proc_fd_or_stream.fileno(), 4096).decode(errors="replace"))
+    return "".join(buffer)
+
+
+def test_watch_rejudges_after_a_save_and_quits_on_q(sandbox, wrong, solution):
+    proc = sandbox.popen("watch", "softmax")
+    out: list[str] = []
+    try:
+        _read_until(proc.stdout, "not started", 60, out)
+        sandbox.write_kata("softmax", wrong("softmax", "no_max_shift"))
+        _read_until(proc.stdout, "First failure", 60, out)
+        sandbox.write_kata("softmax", solution("softmax"))
+        text = _read_until(proc.stdout, "All 13 properties pass", 60, out)
+        assert text.count("checking…") == 3
+        # the earlier failure is still on screen: watch never clears it away
+        assert text.index("First failure") < text.index("All 13 properties pass")
+        assert "Next: masked_attention" in text
+        proc.stdin.write("q")
+        proc.stdin.flush()
+        assert proc.wait(timeout=20) == 0
+    finally:
+        proc.kill()
+
+
+def test_watch_in_a_real_terminal(sandbox, solution):
+    """End to end in a pseudo-terminal: single-key input, hint on h, verdict on save, q quits."""
+    master, slave = pty.openpty()
+    proc = subprocess.Popen(
+        sandbox.command("watch", "softmax"), cwd=sandbox.root, env=sandbox.environ(),
+        stdin=slave, stdout=slave, stderr=slave, close_fds=True,
+    )
+    os.close(slave)
+    out: list[str] = []
+    try:
+        _read_until(master, "not started", 60, out)
+        os.write(master, b"h")  # no Enter: the terminal is in cbreak mode
+        _read_until(master, "hint 1 of 4", 20, out)
+        sandbox.write_kata("softmax", solution("softmax"))
+        _read_until(master, "All 13 properties pass", 60, out)
+        os.write(master, b"q")
+        assert proc.wait(timeout=20) == 0
+    finally:
+        proc.kill()
+        os.close(master)
