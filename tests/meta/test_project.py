@@ -1,0 +1,73 @@
+"""The project holds together: one registry, stubs derived from solutions, docs in sync."""
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from dojo import docs, registry
+from dojo.loader import NumpyOnlyError, forbidden_imports, load_kata
+from dojo.stubs import stub_source
+
+ROOT = registry.ROOT
+
+
+def test_the_registry_is_sound():
+    assert registry.check_registry() == []
+
+
+@pytest.mark.parametrize("kata", registry.KATAS, ids=lambda k: k.module)
+def test_each_stub_is_its_solution_with_the_body_taken_out(kata):
+    assert kata.stub_path.read_text() == stub_source(kata.solution_path, kata.function), (
+        f"katas/{kata.module}.py is not the untouched stub derived from solutions/{kata.module}.py"
+    )
+
+
+def test_readme_kata_table_is_generated_from_the_registry():
+    text = (ROOT / "README.md").read_text()
+    assert docs.render_readme(text) == text, "run: python -m dojo.docs"
+
+
+def test_ci_runs_the_readme_test_command_verbatim():
+    readme = (ROOT / "README.md").read_text()
+    command = re.search(r"<!-- test-command -->\s*```sh\n(.+?)\n```", readme).group(1)
+    ci = (ROOT / ".ci" / "run").read_text().splitlines()
+    assert command in ci
+
+
+def test_untouched_stubs_each_report_not_implemented_once(tmp_path):
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "--impl", "katas", "-p", "no:cacheprovider", "-q"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    for kata in registry.KATAS:
+        assert proc.stdout.count(f"{kata.module}: not implemented yet") == 1, proc.stdout
+    assert f"{len(registry.KATAS)} failed" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    "source, banned",
+    [
+        ("import torch\n", "torch"),
+        ("import numpy as np\nfrom scipy.special import softmax\n", "scipy.special"),
+        ("import jax.numpy as jnp\n", "jax.numpy"),
+        ("def f():\n    import sklearn\n", "sklearn"),
+        ("m = __import__('tensorflow')\n", "tensorflow"),
+        ("import importlib\nt = importlib.import_module('torch')\n", "torch"),
+    ],
+)
+def test_the_numpy_only_rule_is_checked_without_running_the_code(tmp_path, source, banned):
+    assert [name for _, name in forbidden_imports(source)] == [banned]
+    path = tmp_path / "softmax.py"
+    path.write_text(source + "raise SystemExit('must not run')\n")
+    with pytest.raises(NumpyOnlyError, match="NumPy only"):
+        load_kata(path, "softmax")
+
+
+def test_numpy_itself_is_allowed():
+    assert forbidden_imports("import numpy as np\nfrom numpy.lib import stride_tricks\n") == []
