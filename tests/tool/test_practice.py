@@ -86,6 +86,16 @@ def test_a_hanging_kata_is_stopped_and_reported(sandbox):
     assert time.monotonic() - start < 60
 
 
+def test_a_hang_inside_a_property_stops_that_kata_and_skips_the_rest(sandbox, wrong):
+    # passes the quick first check, then loops forever on the first slice longer than three
+    sandbox.write_kata("softmax", wrong("softmax", "hangs_on_long_slices"))
+    result = sandbox.run("test", "softmax")
+    assert result.code == 1
+    assert "timed out" in result.out and "infinite loop" in result.out
+    assert "(skipped)" in result.out
+    assert "timed out" in sandbox.run("list").out
+
+
 def test_a_syntax_error_points_at_the_users_line(sandbox):
     sandbox.write_kata("softmax", SYNTAX_ERROR)
     result = sandbox.run("test", "softmax")
