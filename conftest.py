@@ -282,8 +282,14 @@ def _explain(item, kata, excinfo) -> str | None:
         )
     lines = [f"{kata.module} — {_title(item)}", "", _indent(what)]
     example = _falsifying_example(exc)
+    if not example and getattr(exc, "inputs", None):
+        import numpy as np
+
+        with np.printoptions(precision=4, threshold=40):
+            example = "\n".join(f"{k}={v!r}" for k, v in exc.inputs.items())
     if example:
-        lines += ["", "  failing input (shrunk by Hypothesis):", _indent(example, 4)]
+        label = "the input it hung on:" if isinstance(exc, KataTimeout) else "failing input (shrunk by Hypothesis):"
+        lines += ["", f"  {label}", _indent(example, 4)]
     lines += ["", f"  ({item.nodeid})"]
     return "\n".join(lines)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given
 
-from dojo.loader import time_limit
+from dojo.loader import KataTimeout, time_limit
 
 #: Tolerances against the float64 oracle. Correct answers written differently (einsum, loops,
 #: logsumexp) agree to ~1e-13; every realistic bug is off by far more than this.
@@ -63,8 +63,12 @@ class Guarded:
 
     def __call__(self, **kwargs):
         before = {k: v.copy() for k, v in kwargs.items() if isinstance(v, np.ndarray)}
-        with time_limit(self.timeout, what=f"your {self.name}()"):
-            result = self.fn(**kwargs)
+        try:
+            with time_limit(self.timeout, what=f"your {self.name}()"):
+                result = self.fn(**kwargs)
+        except KataTimeout as e:
+            e.inputs = kwargs  # so the report can show the input that hung
+            raise
         for key, original in before.items():
             if not np.array_equal(kwargs[key], original, equal_nan=True):
                 raise KataMismatch(
