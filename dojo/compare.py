@@ -1,0 +1,768 @@
+"""``dojo compare KATA``: your implementation next to the reference, case by case.
+
+Four sections, each readable on its own (docs/compare.md shows a real run):
+
+1. Agreement: both implementations run on the kata's battery (``dojo/battery.py``): edge
+   cases, seeded random cases and one input per ValueError class. One row per case, rows that
+   disagree first. Tolerance: the judge's (rtol 1e-9, atol 1e-12 × the output's scale).
+2. Attention maps: the weights of a small causal/masked example, reference and yours side by
+   side (``dojo/heatmap.py``); differing cells marked ×, a future leak or a wrong-axis softmax
+   called out in words. ``--png PATH`` writes the same picture as a PNG.
+3. Speed: reference, yours and torch (float64, same thread count) at two sizes: time per call,
+   ratio to the reference, peak memory (tracemalloc) and the growth exponent. Only when every
+   case agrees; torch is imported only here (``--no-speed`` skips it).
+4. Code: a unified diff against the reference, once the kata passes or with ``--reveal``
+   (recorded like ``dojo solution --give-up``).
+
+Your code runs in a child process (``dojo/isolate.py``): every call is bounded by ``--timeout``,
+and a file that cannot import, hangs, crashes or raises the wrong exception becomes a row, never
+a crash of the tool. Exit code: 0 every case agrees, 1 some case does not, 2 usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import math
+import os
+from pathlib import Path
+
+from dojo.cli import Exit, UsageError, kata_arg, shown
+from dojo.env import Env
+from dojo.render import paint, table
+from dojo.state import Store, atomic_write_text
+
+RTOL = 1e-9
+ATOL = 1e-12
+DEFAULT_TIMEOUT = 3.0
+#: After this many calls that hit the timeout, the remaining cases are not run.
+MAX_TIMEOUTS = 2
+#: Seconds of timing per implementation, size and round (after one warm-up call).
+SPEED_BUDGET = 0.05
+#: Rounds of timing, interleaved (reference, yours, torch at each size): the best counts.
+ROUNDS = 3
+#: A call slower than this at the smaller size is not timed at the realistic size.
+SLOW_CALL = 1.0
+SLOWER = 3.0  # yours/reference time ratio that gets flagged
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "compare",
+        help="your answer next to the reference: agreement, attention maps, speed, code",
+        description="Run your implementation and the reference on the same inputs and show where "
+                    "they differ. Exit code 0 when they agree on every case, 1 otherwise.",
+    )
+    p.add_argument("kata")
+    p.add_argument("--file", metavar="PATH", help="compare this file instead of katas/KATA.py (e.g. an interview attempt)")
+    p.add_argument("--reveal", action="store_true",
+                   help="show the code diff before the kata passes (recorded in your progress as a give-up)")
+    p.add_argument("--png", metavar="PATH", help="also write the attention maps as a PNG image")
+    p.add_argument("--json", metavar="PATH", help="write the whole comparison as JSON")
+    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S",
+                   help=f"seconds one call into your code may take (default {DEFAULT_TIMEOUT:g})")
+    p.add_argument("--no-speed", action="store_true", help="skip the speed section (and the torch import)")
+    p.add_argument("--sizes", type=_sizes, default=None, help=argparse.SUPPRESS)  # tests: smaller timings
+    p.set_defaults(func=cmd_compare)
+
+
+def _sizes(text: str) -> tuple[int, int]:
+    try:
+        a, b = (int(s) for s in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError("expected two sizes, e.g. 64,128") from None
+    if not 0 < a < b:
+        raise argparse.ArgumentTypeError("expected two increasing positive sizes")
+    return a, b
+
+
+# -- describing values ----------------------------------------------------------------------
+
+
+def fmt(x: float) -> str:
+    if x is None:
+        return "—"
+    if x == 0:
+        return "0"
+    if math.isinf(x) or math.isnan(x):
+        return str(x)
+    return f"{x:.1e}"
+
+
+def describe(value, limit: int = 70) -> str:
+    """A value in a few words: ``array (2, 3) float64 [[0.09 0.24 …]]``."""
+    import numpy as np
+
+    if isinstance(value, np.ndarray):
+        body = np.array2string(value, precision=3, threshold=6, edgeitems=2, max_line_width=10_000)
+        body = " ".join(body.split())
+        if len(body) > limit:
+            body = body[: limit - 1] + "…"
+        return f"array {value.shape} {value.dtype} {body}"
+    if isinstance(value, tuple):
+        parts = [f"array {v.shape} {v.dtype}" if isinstance(v, np.ndarray) else type(v).__name__ for v in value]
+        return f"a tuple ({', '.join(parts)})"
+    text = repr(value)
+    return f"{type(value).__name__} {text[:limit]}{'…' if len(text) > limit else ''}"
+
+
+def raised_text(outcome, file_name: str | None = None) -> str:
+    text = outcome.error_type + (f": {outcome.message}" if outcome.message else "")
+    if len(text) > 110:
+        text = text[:109] + "…"
+    if outcome.line and file_name:
+        text += f" (line {outcome.line} of {file_name})"
+    return text
+
+
+# -- agreement ------------------------------------------------------------------------------
+
+
+def split_outputs(value, battery):
+    """The arrays a kata returns, as a list; or a sentence saying why they cannot be compared."""
+    import numpy as np
+
+    if battery.single:
+        if not isinstance(value, np.ndarray):
+            return None, f"yours returned {describe(value)}, not a NumPy array"
+        return [value], None
+    names = ", ".join(battery.outputs)
+    if not isinstance(value, tuple) or len(value) != len(battery.outputs):
+        return None, f"yours returned {describe(value)}, not a tuple ({names})"
+    return list(value), None
+
+
+def array_diff(yours, ref) -> dict:
+    """Largest absolute and relative difference of two same-shape arrays, and whether they agree."""
+    import numpy as np
+
+    ref = np.asarray(ref, dtype=np.float64)
+    finite = ref[np.isfinite(ref)]
+    scale = max(1.0, float(np.max(np.abs(finite), initial=0.0)))
+    with np.errstate(all="ignore"):
+        y = np.asarray(yours).astype(np.float64)
+        delta = np.abs(y - ref)
+        close = np.isclose(y, ref, rtol=RTOL, atol=ATOL * scale)
+        nonzero = ref != 0
+        rel = delta[nonzero] / np.abs(ref[nonzero])
+    bad = ~close
+    result = {
+        "agree": bool(close.all()),
+        # NaN propagates: a NaN where the reference has a number makes the difference NaN
+        "max_abs": float(np.max(delta, initial=0.0)),
+        "max_rel": float(np.max(rel, initial=0.0)),
+        "nan": int(np.count_nonzero(~np.isfinite(y) & np.isfinite(ref))),
+        "first": None,
+    }
+    if bad.any():
+        first = tuple(int(i) for i in np.argwhere(bad)[0])
+        result["first"] = {"index": list(first), "yours": float(y[first]), "reference": float(ref[first])}
+    return result
+
+
+def compare_values(yours_value, ref_value, battery) -> tuple[bool, str, dict]:
+    import numpy as np
+
+    ref_outs, _ = split_outputs(ref_value, battery)
+    outs, problem = split_outputs(yours_value, battery)
+    if problem:
+        return False, problem, {}
+    diffs, parts, agree = {}, [], True
+    for name, y, r in zip(battery.outputs, outs, ref_outs):
+        label = "" if battery.single else f"{name}: "
+        if not isinstance(y, np.ndarray):
+            agree = False
+            parts.append(f"{label}yours is {describe(y)}, not a NumPy array")
+            continue
+        if y.shape != r.shape:
+            agree = False
+            parts.append(f"{label}shape {y.shape}, the reference's is {r.shape}")
+            continue
+        d = array_diff(y, r)
+        diffs[name] = d
+        text = f"{label}max |Δ| {fmt(d['max_abs'])}, rel {fmt(d['max_rel'])}"
+        if y.dtype != np.float64:
+            agree = False
+            text = f"{label}dtype {y.dtype}, not float64 ({text[len(label):]})"
+        if not d["agree"]:
+            agree = False
+        parts.append(text)
+    # Where the first difference sits, for one output: the last that disagrees (the weights
+    # explain the out of attention, not the other way round).
+    for i in reversed(range(len(parts))):
+        name = battery.outputs[i] if i < len(battery.outputs) else None
+        d = diffs.get(name)
+        if d and not d["agree"]:
+            label = "" if battery.single else f"{name}: "
+            f = d["first"]
+            where = tuple(f["index"])
+            if d["nan"]:
+                parts[i] = (f"{label}{d['nan']} NaN/inf where the reference has numbers, first at {where} "
+                            f"(reference {f['reference']:.4g})")
+            else:
+                parts[i] += f" — first at {where}: yours {f['yours']:.10g}, reference {f['reference']:.10g}"
+            break
+    return agree, " · ".join(parts), diffs
+
+
+def compare_case(ref, yours, battery, file_name: str) -> tuple[bool, str, dict]:
+    """(agree, the row's text, per-output differences) for one case's two outcomes."""
+    def returned(outcome) -> str:
+        return describe(outcome.value, limit=40)
+
+    def ref_returned() -> str:
+        value = ref.value
+        if isinstance(value, tuple):
+            return describe(value)
+        return f"an array of shape {getattr(value, 'shape', '?')}"
+
+    if yours.status == "skipped":
+        return False, yours.message, {}
+    if yours.status == "timeout":
+        what = f"yours did not return within {yours.seconds:g} s (timed out; an endless loop?)"
+        return False, what, {}
+    if yours.status == "crashed":
+        return False, f"yours crashed the process running it ({yours.message})", {}
+    if yours.status == "unpicklable":
+        return False, f"yours returned a {yours.error_type} that cannot be compared: {yours.message}", {}
+    if yours.status == "cannot-load":
+        return False, yours.message, {}
+
+    if ref.returned:
+        if yours.returned:
+            if yours.mutated:
+                names = ", ".join(f"`{k}`" for k in yours.mutated)
+                return False, f"yours modified its input {names} in place (the caller's array must be left as it was)", {}
+            return compare_values(yours.value, ref.value, battery)
+        return False, f"yours raised {raised_text(yours, file_name)}; the reference returned {ref_returned()}", {}
+
+    # the reference raised
+    if ref.value_error and yours.status == "raised" and yours.value_error:
+        extra = "" if yours.error_type == "ValueError" else f" (yours: {yours.error_type}, a subclass)"
+        return True, f"both raise ValueError{extra}", {}
+    if yours.returned:
+        return False, f"reference raises ValueError ({ref.message}); yours returned {returned(yours)}", {}
+    if ref.value_error:
+        return False, f"reference raises ValueError ({ref.message}); yours raised {raised_text(yours, file_name)}", {}
+    if yours.status == "raised" and yours.error_type == ref.error_type:
+        return True, f"both raise {ref.error_type}", {}
+    return False, f"reference raises {raised_text(ref)}; yours raised {raised_text(yours, file_name)}", {}
+
+
+def run_battery(battery, ref_fn, yours, timeout: float, file_name: str) -> list[dict]:
+    from dojo.isolate import Outcome, call_here
+
+    rows = []
+    timeouts = 0
+    for case in battery.cases:
+        inputs = battery.inputs(case)
+        ref = call_here(ref_fn, battery.inputs(case))
+        if timeouts >= MAX_TIMEOUTS:
+            mine = Outcome("skipped", message=f"not run: yours already timed out {timeouts} times")
+        else:
+            mine = yours.call(inputs, timeout)
+            timeouts += mine.status == "timeout"
+        agree, text, diffs = compare_case(ref, mine, battery, file_name)
+        rows.append({
+            "case": case.name, "kind": case.kind, "agree": agree, "result": text, "diffs": diffs,
+            "reference": outcome_json(ref), "yours": outcome_json(mine),
+        })
+    return rows
+
+
+def outcome_json(outcome) -> dict:
+    data = {"status": outcome.status}
+    if outcome.returned:
+        data["value"] = describe(outcome.value)
+        if outcome.mutated:
+            data["mutated"] = outcome.mutated
+    elif outcome.status in ("raised", "cannot-load"):
+        data.update(type=outcome.error_type, message=outcome.message, value_error=outcome.value_error)
+        if outcome.line:
+            data["line"] = outcome.line
+    elif outcome.message:
+        data["message"] = outcome.message
+    return data
+
+
+def agreement_section(env: Env, rows: list[dict], battery) -> list[str]:
+    ordered = [r for r in rows if not r["agree"]] + [r for r in rows if r["agree"]]
+    lines = []
+    cells = []
+    for r in ordered:
+        mark = paint(env, "✓", "green") if r["agree"] else paint(env, "✗", "red")
+        result = r["result"] if r["agree"] else paint(env, r["result"], "red")
+        cells.append([mark, r["case"], r["kind"], result])
+    lines += table(cells, ["", "case", "kind", "result"])
+    lines.append("")
+    bad = [r for r in rows if not r["agree"]]
+    if not bad:
+        counts = ", ".join(f"{sum(r['kind'] == k for r in rows)} {k}" for k in ("edge", "random", "error"))
+        lines.append(paint(env, f"✓ Yours agrees with the reference on all {len(rows)} cases", "green", "bold")
+                     + f" ({counts}).")
+    else:
+        kinds = ", ".join(
+            f"{n} {k}" for k in ("edge", "random", "error") if (n := sum(r["kind"] == k for r in bad))
+        )
+        lines.append(paint(env, f"✗ Yours disagrees with the reference on {len(bad)} of {len(rows)} cases", "red", "bold")
+                     + f" ({kinds}).")
+    return lines
+
+
+# -- attention maps -------------------------------------------------------------------------
+
+
+def pick(outputs: list, index: tuple):
+    import numpy as np
+
+    a = outputs[index[0]]
+    if not isinstance(a, np.ndarray):
+        return None
+    try:
+        a = a[tuple(index[1:])] if len(index) > 1 else a
+    except (IndexError, TypeError):
+        return None
+    return a if a.ndim == 2 else None
+
+
+def build_maps(battery, ref_fn, yours, timeout: float, file_name: str, yours_broken: str | None):
+    """The maps to draw, the sentences that explain them, and the outcome of your call."""
+    import numpy as np
+
+    from dojo.heatmap import Map, differing
+    from dojo.isolate import call_here
+
+    inputs = battery.map_inputs()
+    ref = call_here(ref_fn, battery.map_inputs())
+    ref_outs, _ = split_outputs(ref.value, battery)
+    mine = None
+    note = yours_broken
+    your_outs = None
+    if note is None:
+        mine = yours.call(inputs, timeout)
+        if mine.returned:
+            your_outs, problem = split_outputs(mine.value, battery)
+            note = problem
+        else:
+            agree, text, _ = compare_case(ref, mine, battery, file_name)
+            note = text
+    maps, notes = [], []
+    for panel in battery.panels(inputs):
+        r = pick(ref_outs, panel.index)
+        y = pick(your_outs, panel.index) if your_outs is not None else None
+        panel_note = note or ""
+        if your_outs is not None and y is None:
+            panel_note = "not a 2-D array where the weights should be"
+        elif y is not None and y.shape != r.shape:
+            panel_note = f"shape {y.shape}, the reference's is {r.shape}"
+        if y is not None:
+            with np.errstate(all="ignore"):
+                y = np.asarray(y).astype(np.float64)
+        differ = differing(y, r, RTOL, ATOL)
+        maps.append(Map(panel.title, r, y, differ, panel.blocked, panel_note if y is None or differ is None else ""))
+        if y is not None:
+            notes += diagnose(panel.title, r, y, differ, panel.blocked, battery.blocked_words, len(battery.panels(inputs)) > 1)
+    if note and your_outs is None:
+        notes.append(f"Yours has no map to draw: {note}")
+    return maps, notes
+
+
+def diagnose(title, ref, yours, differ, blocked, blocked_words: str, prefix: bool) -> list[str]:
+    """Plain sentences for what the picture shows."""
+    import numpy as np
+
+    lead = f"{title}: " if prefix else ""
+    if differ is None:
+        return [f"{lead}yours has shape {yours.shape}, the reference {ref.shape}: they cannot be compared cell by cell."]
+    out = []
+    bad = ~np.isfinite(yours)
+    if bad.any():
+        out.append(f"{lead}{int(bad.sum())} cells of yours are NaN or inf (!!).")
+    if blocked is not None and blocked.shape == yours.shape:
+        leak = blocked & (yours != 0) & np.isfinite(yours)
+        if leak.any():
+            out.append(
+                f"{lead}yours puts weight on {int(leak.sum())} cells that must be exactly 0 "
+                f"(largest {float(np.max(np.abs(yours[leak]))):.3g}): {blocked_words}."
+            )
+    with np.errstate(all="ignore"):
+        rows_ok = np.allclose(yours.sum(axis=1), 1.0, atol=1e-6)
+        cols_ok = np.allclose(yours.sum(axis=0), 1.0, atol=1e-6)
+    if not rows_ok and not bad.any():
+        if cols_ok:
+            out.append(f"{lead}your columns sum to 1, not your rows: the softmax runs over the wrong axis "
+                       "(it should normalise over the keys, along each row).")
+        else:
+            sums = yours.sum(axis=1)
+            out.append(f"{lead}your rows sum to {float(sums.min()):.3g}…{float(sums.max()):.3g}, not 1.")
+    n = int(differ.sum())
+    if n and not out:
+        out.append(f"{lead}{n} of {differ.size} cells differ from the reference (×).")
+    elif not n:
+        out.append(f"{lead}the maps agree cell for cell.")
+    return out
+
+
+# -- speed ----------------------------------------------------------------------------------
+
+
+def blas_threads() -> tuple[int, str]:
+    """How many threads NumPy's BLAS uses, and how we know."""
+    try:
+        from threadpoolctl import threadpool_info
+
+        for info in threadpool_info():
+            if info.get("user_api") == "blas":
+                return int(info["num_threads"]), f"NumPy's {info.get('internal_api', 'BLAS')}"
+    except Exception:  # noqa: BLE001 - threadpoolctl is optional
+        pass
+    try:
+        import ctypes
+        import glob
+
+        import numpy as np
+
+        folder = Path(np.__file__).resolve().parent.parent / "numpy.libs"
+        for lib in sorted(glob.glob(str(folder / "*openblas*"))):
+            handle = ctypes.CDLL(lib)
+            for symbol in ("scipy_openblas_get_num_threads64_", "scipy_openblas_get_num_threads",
+                           "openblas_get_num_threads64_", "openblas_get_num_threads"):
+                if hasattr(handle, symbol):
+                    return int(getattr(handle, symbol)()), "NumPy's OpenBLAS"
+    except Exception:  # noqa: BLE001 - any other BLAS: fall back to the environment
+        pass
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        if os.environ.get(var, "").isdigit():
+            return int(os.environ[var]), f"${var}"
+    return os.cpu_count() or 1, "the CPU count"
+
+
+def growth(times: dict, sizes) -> float | None:
+    a, b = sizes
+    if times.get(a) and times.get(b):
+        return math.log(times[b] / times[a]) / math.log(b / a)
+    return None
+
+
+def human_time(seconds: float | None) -> str:
+    if seconds is None:
+        return "—"
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.0f} µs"
+    if seconds < 1:
+        return f"{seconds * 1e3:.1f} ms"
+    return f"{seconds:.2f} s"
+
+
+def human_bytes(n: int | None) -> str:
+    if n is None:
+        return "—"
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n:.1f} GB"
+
+
+def run_speed(env: Env, battery, ref_fn, yours, timeout: float, sizes) -> dict:
+    """Time the three implementations at two sizes, interleaved over ``ROUNDS`` rounds (best of all)."""
+    from dojo.isolate import Outcome, measure, peak_memory
+
+    speed = battery.speed
+    sizes = sizes or speed.sizes
+    small, big = sizes
+    threads, source = blas_threads()
+    result = {"what": speed.what, "sizes": list(sizes), "threads": {"numpy": threads, "source": source},
+              "rows": {}, "notes": [], "skipped": None}
+    inputs = {n: speed.build(n) for n in sizes}
+    rows = {name: {"seconds": {}, "peak_bytes": None, "problem": None} for name in ("reference", "yours", "torch")}
+    ref, mine, torch_row = rows["reference"], rows["yours"], rows["torch"]
+
+    torch_calls = {}
+    try:
+        import torch
+    except Exception as e:  # noqa: BLE001 - torch missing or broken: a row, not a crash
+        torch_row["problem"] = f"torch cannot be imported ({type(e).__name__})"
+    else:
+        torch.set_num_threads(threads)
+        result["threads"]["torch"] = torch.get_num_threads()
+        torch_calls = {n: speed.torch(torch, inputs[n]) for n in sizes}
+
+    def best(row, n, seconds):
+        row["seconds"][n] = min(seconds, row["seconds"].get(n, math.inf))
+
+    for _ in range(ROUNDS):
+        for n in sizes:
+            best(ref, n, measure(ref_fn, inputs[n], SPEED_BUDGET))
+            skip = mine["problem"] or (n == big and mine["seconds"].get(small, 0) > SLOW_CALL) \
+                or mine["seconds"].get(n, 0) > SLOW_CALL / 4  # slow: one round says enough
+            if not skip:
+                got = yours.ask(("time", inputs[n], SPEED_BUDGET), timeout + 3.0)
+                if isinstance(got, Outcome):
+                    mine["problem"] = (f"one call at n={n} took longer than {timeout:g} s" if got.status == "timeout"
+                                       else f"timing failed at n={n}: {got.message}")
+                else:
+                    best(mine, n, got)
+            if n in torch_calls:
+                call = torch_calls[n]
+                best(torch_row, n, measure(lambda: call(), {}, SPEED_BUDGET))
+    if not mine["problem"] and small in mine["seconds"] and big not in mine["seconds"]:
+        mine["problem"] = (f"not timed at n={big}: one call at n={small} already took "
+                           f"{human_time(mine['seconds'][small])}")
+
+    ref["peak_bytes"] = peak_memory(ref_fn, inputs[big])
+    if mine["seconds"].get(big) is not None and mine["seconds"][big] < SLOW_CALL / 2:
+        got = yours.ask(("memory", inputs[big]), timeout + 10 * mine["seconds"][big] + 2.0)
+        mine["peak_bytes"] = None if isinstance(got, Outcome) else got
+
+    for name, row in rows.items():
+        row["growth"] = growth(row["seconds"], sizes)
+        t, r = row["seconds"].get(big), ref["seconds"][big]
+        row["ratio"] = t / r if t else None
+        result["rows"][name] = row
+    if mine["seconds"].get(small) and not mine["seconds"].get(big):
+        mine["ratio_small"] = mine["seconds"][small] / ref["seconds"][small]
+    result["notes"] = speed_notes(result, sizes)
+    return result
+
+
+def speed_notes(result: dict, sizes) -> list[tuple[str, str]]:
+    """(colour, sentence) verdicts on yours."""
+    small, big = sizes
+    ref, mine = result["rows"]["reference"], result["rows"]["yours"]
+    notes = []
+    if mine.get("problem"):
+        notes.append(("red", f"Yours is slow: {mine['problem']}."))
+    ratio = mine.get("ratio") or mine.get("ratio_small")
+    at = big if mine.get("ratio") else small
+    if ratio and ratio >= SLOWER:
+        notes.append(("yellow", f"Yours is {ratio:.1f}× slower than the reference at n={at}. "
+                                "Look for a Python loop over rows or entries, or work repeated per call."))
+    if mine.get("growth") is not None and ref.get("growth") is not None and mine["growth"] > ref["growth"] + 0.5:
+        notes.append(("yellow", f"Yours grows like n^{mine['growth']:.1f}, the reference like n^{ref['growth']:.1f}: "
+                                "an extra loop over n somewhere?"))
+    if mine.get("peak_bytes") and ref.get("peak_bytes") and mine["peak_bytes"] > 2 * ref["peak_bytes"]:
+        notes.append(("yellow", f"Yours allocates {mine['peak_bytes'] / ref['peak_bytes']:.1f}× the reference's "
+                                "peak memory: extra copies of the big arrays?"))
+    if not notes and ratio:
+        notes.append(("green", f"Yours runs at {ratio:.2f}× the reference's time: fine."))
+    return notes
+
+
+def speed_section(env: Env, speed: dict) -> list[str]:
+    small, big = speed["sizes"]
+    th = speed["threads"]
+    torch_threads = f", torch {th['torch']}" if "torch" in th else ""
+    lines = [f"float64, {speed['what']}; n = {small} and {big}. Threads: {th['numpy']} ({th['source']}){torch_threads}."]
+    cells = []
+    for name in ("reference", "yours", "torch"):
+        row = speed["rows"][name]
+        ratio = row.get("ratio")
+        cells.append([
+            name,
+            human_time(row["seconds"].get(small)),
+            human_time(row["seconds"].get(big)),
+            f"{ratio:.2f}×" if ratio else "—",
+            human_bytes(row.get("peak_bytes")) if name != "torch" else "— (not traced)",
+            f"n^{row['growth']:.1f}" if row.get("growth") is not None else (row.get("problem") or "—"),
+        ])
+    lines += table(cells, ["", f"n={small}", f"n={big}", "vs reference", f"peak memory (n={big})", "time grows like"])
+    lines.append("")
+    for colour, sentence in speed["notes"]:
+        lines.append(paint(env, sentence, colour))
+    return lines
+
+
+# -- code -----------------------------------------------------------------------------------
+
+
+def code_diff(reference: Path, yours: Path, ref_name: str, your_name: str) -> list[str]:
+    a = reference.read_text(encoding="utf-8", errors="replace").splitlines()
+    try:
+        b = yours.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError as e:
+        return [f"(cannot read {your_name}: {e})"]
+    return list(difflib.unified_diff(a, b, f"{ref_name} (reference)", f"{your_name} (yours)", lineterm=""))
+
+
+def diff_lines(env: Env, diff: list[str]) -> list[str]:
+    out = []
+    for ln in diff:
+        if ln.startswith(("+++", "---")):
+            out.append(paint(env, ln, "bold"))
+        elif ln.startswith("@@"):
+            out.append(paint(env, ln, "cyan"))
+        elif ln.startswith("+"):
+            out.append(paint(env, ln, "green"))
+        elif ln.startswith("-"):
+            out.append(paint(env, ln, "red"))
+        else:
+            out.append(ln)
+    return out
+
+
+# -- the command ----------------------------------------------------------------------------
+
+
+def _writable(raw: str | None, flag: str) -> Path | None:
+    if not raw:
+        return None
+    path = Path(raw)
+    if path.is_dir():
+        raise UsageError(f"{flag} {raw}: is a folder; give a file name")
+    if not path.parent.exists():
+        raise UsageError(f"{flag} {raw}: folder {path.parent} does not exist")
+    return path
+
+
+def _json_safe(obj):
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {str(k): _json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_json_safe(v) for v in obj]
+    return obj
+
+
+def _matrix(a):
+    return None if a is None else [[float(v) for v in row] for row in a]
+
+
+def cmd_compare(env: Env, args) -> int:
+    kata = kata_arg(args.kata)
+    if not args.timeout > 0:
+        raise UsageError(f"--timeout must be a positive number of seconds, got {args.timeout:g}")
+    if args.file:
+        path = Path(args.file)
+        if not path.is_file():
+            raise UsageError(f"--file {args.file}: no such file")
+    else:
+        path = env.kata_file(kata)
+    png_path = _writable(args.png, "--png")
+    json_path = _writable(args.json, "--json")
+
+    from dojo.battery import BATTERIES
+    from dojo.heatmap import render_png, terminal_lines
+    from dojo.isolate import Isolated
+    from dojo.loader import load_kata
+
+    battery = BATTERIES.get(kata.module)
+    if battery is None:
+        raise UsageError(f"`dojo compare` has no battery of inputs for {kata.module} yet (see dojo/battery.py).")
+    ref_path = env.solution_file(kata)
+    ref_fn = load_kata(ref_path, kata.function)
+    your_name, ref_name = shown(env, path), shown(env, ref_path)
+
+    def heading(text: str) -> None:
+        env.say()
+        env.say(paint(env, text, "bold"))
+
+    env.say(paint(env, f"dojo compare {kata.module}", "bold") + f" — {kata.title}")
+    env.say(f"  yours:     {your_name}")
+    env.say(f"  reference: {ref_name}")
+    report = {"kata": kata.module, "file": str(path), "reference": str(ref_path),
+              "tolerance": {"rtol": RTOL, "atol": ATOL, "atol_scaled_by": "max(1, max |reference|)"},
+              "timeout": args.timeout}
+
+    with Isolated(path, kata.function, load_timeout=max(11.0, args.timeout)) as yours:
+        problem = yours.load()
+        broken = None
+        heading(f"1. Agreement — the same {len(battery.cases)} inputs through both "
+                "(tolerance rtol 1e-9, atol 1e-12 × scale)")
+        if problem is not None:
+            state = problem.error_type
+            label = {"numpy-only": "breaks the NumPy-only rule", "timed-out": "hangs on import",
+                     "crashed": "crashes on import"}.get(state, "cannot be imported")
+            broken = f"{your_name} {label}"
+            rows = [{"case": "(every case)", "kind": "—", "agree": False, "result": f"{broken}: {problem.message}",
+                     "diffs": {}, "reference": {}, "yours": outcome_json(problem)}]
+            for ln in table([[paint(env, "✗", "red"), "(every case)", "—", paint(env, f"{label}: {problem.message}", "red")]],
+                            ["", "case", "kind", "result"]):
+                env.say(ln)
+            env.say()
+            env.say(paint(env, f"✗ {broken}; nothing to compare.", "red", "bold")
+                    + f" `dojo test {kata.module}` says more.")
+        else:
+            rows = run_battery(battery, ref_fn, yours, args.timeout, path.name)
+            stub = all(r["yours"].get("type") == "NotImplementedError" for r in rows)
+            if stub:
+                broken = f"{kata.function}() still raises NotImplementedError"
+                rows = [{"case": "(every case)", "kind": "—", "agree": False,
+                         "result": f"not started: {broken}", "diffs": {}, "reference": {}, "yours": rows[0]["yours"]}]
+                env.say(paint(env, f"✗ Not started: {broken}.", "red", "bold")
+                        + f" Write it in {your_name}, then compare again.")
+            else:
+                for ln in agreement_section(env, rows, battery):
+                    env.say(ln)
+        report["cases"] = rows
+        disagree = sum(not r["agree"] for r in rows)
+        report["agree"] = disagree == 0
+
+        # 2. maps
+        heading(f"2. Attention maps — {battery.map_what}")
+        maps, notes = build_maps(battery, ref_fn, yours, args.timeout, path.name, broken)
+        for ln in terminal_lines(maps, env.color):
+            env.say(ln)
+        for sentence in notes:
+            env.say(paint(env, sentence, "yellow" if "agree" not in sentence else "green"))
+        report["maps"] = [
+            {"title": m.title, "reference": _matrix(m.reference), "yours": _matrix(m.yours),
+             "differ": None if m.differ is None else m.differ.tolist(), "note": m.note}
+            for m in maps
+        ]
+        report["map_notes"] = notes
+        if png_path:
+            png_path.write_bytes(render_png(maps))
+            env.say(f"Wrote the maps to {shown(env, png_path)}")
+
+        # 3. speed
+        heading("3. Speed — yours vs the reference vs torch")
+        if args.no_speed:
+            reason = "skipped (--no-speed)"
+        elif broken:
+            reason = f"skipped: {broken}"
+        elif disagree:
+            reason = (f"skipped: yours disagrees with the reference on {disagree} case(s). "
+                      "The speed of a wrong answer means little; fix those first.")
+        else:
+            reason = None
+        if reason:
+            env.say(reason)
+            report["speed"] = {"skipped": reason}
+        else:
+            env.say(paint(env, "timing (this imports torch, a couple of seconds)…", "dim"))
+            speed = run_speed(env, battery, ref_fn, yours, args.timeout, args.sizes)
+            for ln in speed_section(env, speed):
+                env.say(ln)
+            report["speed"] = speed
+
+    # 4. code
+    heading("4. Code — unified diff, reference → yours")
+    store = Store(env)
+    entry = store.kata(kata.module)
+    show = entry["solved"] or args.reveal
+    if show:
+        if args.reveal and not entry["solved"]:
+            entry["gave_up"] = True
+        entry["revealed"] = True
+        store.save()
+        diff = code_diff(ref_path, path, ref_name, your_name)
+        if not diff:
+            env.say("Yours is identical to the reference.")
+        for ln in diff_lines(env, diff):
+            env.say(ln)
+        if args.reveal and entry["gave_up"] and not entry["solved"]:
+            env.say(paint(env, "(recorded in your progress as a give-up)", "dim"))
+        report["diff"] = "\n".join(diff)
+    else:
+        env.say(f"Locked until {shown(env, env.kata_file(kata))} passes `dojo test {kata.module}`. "
+                f"`dojo compare {kata.module} --reveal` shows it now (recorded as a give-up, like "
+                f"`dojo solution {kata.module} --give-up`).")
+    report["diff_shown"] = bool(show)
+
+    if json_path:
+        atomic_write_text(json_path, json.dumps(_json_safe(report), indent=1) + "\n")
+        env.say(f"Wrote the comparison to {shown(env, json_path)}")
+    return Exit.OK if report["agree"] else Exit.FAILED
