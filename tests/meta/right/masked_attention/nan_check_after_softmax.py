@@ -1,0 +1,34 @@
+"""Checks the mask before the values, and detects an overflowing score by the NaN it leaves in
+the softmax (inf - inf) instead of checking the scores first."""
+import numpy as np
+
+
+def scaled_dot_product_attention(q, k, v, mask=None):
+    q, k, v = np.asarray(q, float), np.asarray(k, float), np.asarray(v, float)
+    if not (q.ndim == k.ndim == v.ndim == 2):
+        raise ValueError("q, k, v must be matrices")
+    if not (q.size and k.size and v.size):
+        raise ValueError("empty input")
+    n, d_k = q.shape
+    m = k.shape[0]
+    if k.shape[1] != d_k or v.shape[0] != m:
+        raise ValueError(f"shapes do not line up: q {q.shape}, k {k.shape}, v {v.shape}")
+    if mask is not None:
+        if np.asarray(mask).dtype != bool:
+            raise ValueError("mask must be bool")
+        if np.shape(mask) != (n, m):
+            raise ValueError("bad mask shape")
+        if not np.asarray(mask).any(axis=1).all():
+            raise ValueError("empty mask row")
+    if not all(np.isfinite(a).all() for a in (q, k, v)):
+        raise ValueError("NaN/inf input")
+    with np.errstate(over="ignore", invalid="ignore"):
+        scores = q @ k.T / d_k**0.5
+        if mask is not None:
+            scores = np.where(mask, scores, -np.inf)
+        scores = scores - scores.max(axis=1, keepdims=True)  # inf - inf = NaN on overflow
+        weights = np.exp(scores)
+        weights = weights / weights.sum(axis=1, keepdims=True)
+    if np.isnan(weights).any():
+        raise ValueError("a score overflowed (the softmax produced NaN)")
+    return weights @ v, weights

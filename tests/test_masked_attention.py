@@ -1,0 +1,529 @@
+"""The judge for katas/masked_attention.py: scaled_dot_product_attention(q, k, v, mask=None).
+
+Shapes throughout: q (n, d_k), k (m, d_k), v (m, d_v), mask (n, m) bool with True = may
+attend; out (n, d_v), weights (n, m). Valid inputs draw n, m, d_k and d_v all different, so a
+scale by the wrong width or a softmax over the wrong axis changes the answer.
+
+Every bad input below breaks exactly one rule of the contract, so whichever check a candidate
+runs first, a ValueError is the only right answer. Left open by the contract and therefore
+never tested: what happens when only a blocked score overflows, and the wording of messages.
+"""
+
+import numpy as np
+from hypothesis import example, strategies as st
+
+from tests import oracle
+from tests import strategies as S
+from tests.judge import check_close, check_pair, check_that, expect_value_error, prop, show
+
+FUNCTION = "scaled_dot_product_attention"
+
+
+def PROBE():
+    return {
+        "q": np.array([[1.0, 0.0]]),
+        "k": np.array([[1.0, 0.0], [0.0, 1.0]]),
+        "v": np.array([[1.0], [2.0]]),
+        "mask": None,
+    }
+
+
+def run(kata, q, k, v, mask=None):
+    """Call the candidate; check it returns (out, weights), float64, of shapes (n, d_v), (n, m)."""
+    n, m, d_v = np.shape(q)[0], np.shape(k)[0], np.shape(v)[1]
+    return check_pair(kata(q=q, k=k, v=v, mask=mask), FUNCTION, (n, d_v), (n, m))
+
+
+def sizes(case) -> str:
+    """The dimensions of a case, named, for failure messages."""
+    (n, d_k), (m, d_v) = np.shape(case["q"]), np.shape(case["v"])
+    masked = "no mask" if case.get("mask") is None else "mask[i, j] True = query i may attend key j"
+    return f"(n={n} queries, m={m} keys, d_k={d_k}, d_v={d_v}; {masked})"
+
+
+def allowed_of(case) -> np.ndarray:
+    n, m = np.shape(case["q"])[0], np.shape(case["k"])[0]
+    return np.ones((n, m), dtype=bool) if case.get("mask") is None else np.asarray(case["mask"])
+
+
+# -- Strategies ------------------------------------------------------------------------------
+# Each example draws a few small choices and one seed; the arrays come from the seed through
+# NumPy (tests/strategies.py: S.rng_for, S.normal). Nested strategies are not built per
+# example: Hypothesis validates every new strategy object, which would dominate the run time.
+
+DIMS = S.distinct_dims(4)  # n, m, d_k, d_v
+KINDS = st.sampled_from(["ordinary", "large"])
+DENSITIES = st.sampled_from([0.2, 0.5, 0.8, 1.0])
+BOOLEANS = st.booleans()
+
+
+def valid_mask(rng: np.random.Generator, n: int, m: int, density: float) -> np.ndarray:
+    """Like S.masks: bool (n, m), True = may attend, one allowed key per row guaranteed."""
+    mask = rng.random((n, m)) < density
+    mask[np.arange(n), rng.integers(0, m, size=n)] = True
+    return mask
+
+
+def draw_problem(draw, kind=None, masked=None, min_keys=1):
+    """Valid inputs {q, k, v, mask} and the generator that made them (for further choices).
+
+    n, m, d_k, d_v are pairwise different; mask is None or a bool (n, m) with an allowed key
+    in every row. ``kind``: "ordinary" (entries of size 0.3 to 10, drawn per array) or
+    "large" (q and k entries ~100, so scores are ~1e4 and exp() overflows without the max
+    shift). ``min_keys``: at least this many keys, so a key can be blocked while every row
+    keeps one.
+    """
+    dims = list(draw(DIMS))
+    if dims[1] < min_keys:  # m is too small: swap it with the largest of the other sizes
+        other = max((0, 2, 3), key=lambda i: dims[i])
+        dims[1], dims[other] = dims[other], dims[1]
+    n, m, d_k, d_v = dims
+    kind = kind or draw(KINDS)
+    masked = draw(BOOLEANS) if masked is None else masked
+    q_scale, k_scale = (100.0, 100.0) if kind == "large" else (draw(S.SCALES), draw(S.SCALES))
+    v_scale = draw(S.SCALES)
+    density = draw(DENSITIES) if masked else None
+    rng = S.rng_for(draw(S.SEEDS))
+    case = {
+        "q": S.normal(rng, (n, d_k), q_scale),
+        "k": S.normal(rng, (m, d_k), k_scale),
+        "v": S.normal(rng, (m, d_v), v_scale),
+        "mask": valid_mask(rng, n, m, density) if masked else None,
+    }
+    return case, rng
+
+
+@st.composite
+def problems(draw, kind=None, masked=None):
+    """Valid inputs {q, k, v, mask} (see draw_problem)."""
+    return draw_problem(draw, kind, masked)[0]
+
+
+# -- Properties of a correct answer -------------------------------------------------------
+
+
+@prop(case=problems())
+@example(
+    case={
+        "q": np.array([[1.0, 0.0, 2.0]]),
+        "k": np.array([[1.0, 1.0, 0.0], [0.0, 2.0, 1.0]]),
+        "v": np.array([[1.0, 2.0, 3.0, 4.0], [-1.0, 0.5, 0.0, 2.0]]),
+        "mask": None,
+    }
+)
+@example(
+    case={
+        "q": np.array([[1.0, 0.0], [0.5, -1.0], [2.0, 1.0]]),
+        "k": np.array([[1.0, 1.0], [0.0, 2.0], [-1.0, 0.5], [0.3, 0.3]]),
+        "v": np.array([[1.0], [2.0], [3.0], [4.0]]),
+        "mask": np.array([[True, False, True, True], [False, False, True, False], [True, True, True, False]]),
+    }
+)
+def test_matches_torch_attention(kata, case):
+    """Matches torch's scaled_dot_product_attention, with and without a mask, for ordinary and large (~1e4) scores"""
+    out, weights = run(kata, **case)
+    want_out, want_weights = oracle.attention(case["q"], case["k"], case["v"], case["mask"])
+    check_close(
+        weights,
+        want_weights,
+        "weights",
+        f"weights = softmax over the keys of q kᵀ / sqrt(d_k), blocked scores set to -inf first "
+        f"{sizes(case)}.",
+    )
+    check_close(out, want_out, "out", f"out = weights v {sizes(case)}.")
+
+
+@prop(case=problems())
+def test_rows_sum_to_one_and_blocked_weights_are_exactly_zero(kata, case):
+    """Each query's weights lie in [0, 1] and sum to 1 over the keys; blocked weights are exactly 0"""
+    out, weights = run(kata, **case)
+    allowed = allowed_of(case)
+    leaked = np.argwhere(~allowed & (weights != 0.0))
+    if leaked.size:
+        i, j = (int(x) for x in leaked[0])
+        check_that(
+            False,
+            f"weights[{i}, {j}] must be exactly 0.0 because mask[{i}, {j}] is False (key {j} is "
+            f"blocked for query {i}), but it is {float(weights[i, j])!r}.\n"
+            f"  Set blocked scores to -inf before the softmax: exp(-inf) is exactly 0.\n"
+            f"  mask:    {show(allowed)}\n  weights: {show(weights)}",
+        )
+    check_that(
+        bool(np.all((weights >= 0.0) & (weights <= 1.0))),
+        f"attention weights must lie in [0, 1]; got min {float(np.min(weights))!r}, "
+        f"max {float(np.max(weights))!r}\n  weights: {show(weights)}",
+    )
+    check_close(
+        weights.sum(axis=1),
+        np.ones(weights.shape[0]),
+        "the row sums of weights",
+        "Row i holds query i's weights over the m keys and must sum to 1 (softmax over axis 1, "
+        "the key axis, applied after masking).",
+    )
+
+
+BIG = st.sampled_from([1e6, 1e10, 1e150])
+
+
+@st.composite
+def with_a_blocked_key_changed(draw):
+    """A masked problem, one key ``key`` blocked for some rows, and extreme new k[key], v[key].
+
+    The new key is huge (1e6 to 1e150 times a vector) but every score stays finite. Half the
+    time it points along a blocking query, so that blocked score is hugely positive: adding
+    -1e9 instead of -inf then leaks, and a softmax before masking underflows the allowed keys.
+    """
+    case, rng = draw_problem(draw, kind="ordinary", masked=True, min_keys=2)
+    big, aligned = draw(BIG), draw(BOOLEANS)
+    q, mask = case["q"], case["mask"]
+    n, m = mask.shape
+    key = int(rng.integers(0, m))
+    blocking = rng.random(n) < 0.5
+    blocking[rng.integers(0, n)] = True  # at least one row blocks the key
+    mask[blocking, key] = False
+    for i in np.flatnonzero(~mask.any(axis=1)):  # give such a row another key
+        mask[i, (key + 1 + rng.integers(0, m - 1)) % m] = True
+    direction = q[rng.choice(np.flatnonzero(~mask[:, key]))] if aligned else S.normal(rng, q.shape[1])
+    if not np.any(direction):
+        direction = S.normal(rng, q.shape[1]) + 0.5
+    case["key"] = key
+    case["new_k"] = np.round(direction, 2) * big
+    case["new_v"] = S.normal(rng, case["v"].shape[1], 1e6)
+    return case
+
+
+@prop(case=with_a_blocked_key_changed())
+@example(
+    case={
+        "q": np.array([[1.0, 0.5], [0.2, -1.0]]),
+        "k": np.array([[0.3, 0.1], [1.0, 2.0], [-0.5, 0.4]]),
+        "v": np.array([[1.0, 0.0, 2.0], [0.5, 1.0, -1.0], [2.0, 3.0, 0.5]]),
+        "mask": np.array([[True, False, True], [True, True, True]]),
+        "key": 1,
+        "new_k": np.array([1e10, 5e9]),
+        "new_v": np.array([1e6, -2e6, 3e6]),
+    }
+)
+def test_blocked_keys_and_values_cannot_change_the_rows_that_block_them(kata, case):
+    """Changing a key and value that a query blocks, even to huge finite values, leaves that query's row unchanged"""
+    j = case["key"]
+    before = {name: case[name] for name in ("q", "k", "v", "mask")}
+    after = dict(before, k=case["k"].copy(), v=case["v"].copy())
+    after["k"][j] = case["new_k"]
+    after["v"][j] = case["new_v"]
+    out1, w1 = run(kata, **before)
+    out2, w2 = run(kata, **after)
+    rows = np.flatnonzero(~case["mask"][:, j])
+    why = (
+        f"Queries {rows.tolist()} block key {j} (mask[:, {j}] is False there), so replacing k[{j}] "
+        f"by {show(case['new_k'])}\n  and v[{j}] by {show(case['new_v'])} must leave those rows "
+        f"as they were. Blocked scores must become -inf before the softmax\n  (adding -1e9 leaks "
+        f"when a blocked score is larger than 1e9; a softmax over all keys before masking "
+        f"underflows the allowed ones)."
+    )
+    check_close(w2[rows], w1[rows], f"weights[{rows.tolist()}] after the change", why)
+    check_close(out2[rows], out1[rows], f"out[{rows.tolist()}] after the change", why)
+
+
+@prop(case=problems(), seed=S.SEEDS)
+def test_permuting_keys_with_their_values_permutes_the_weight_columns(kata, case, seed):
+    """Reordering the keys together with their values (and mask columns) reorders the weight columns and keeps out"""
+    out1, w1 = run(kata, **case)
+    m = case["k"].shape[0]
+    p = np.random.default_rng(seed).permutation(m)
+    mask = None if case["mask"] is None else case["mask"][:, p]
+    out2, w2 = run(kata, q=case["q"], k=case["k"][p], v=case["v"][p], mask=mask)
+    why = f"Attention treats the keys as a set: key order {p.tolist()} must only reorder the weight columns."
+    check_close(w2, w1[:, p], "weights with the keys reordered", why)
+    check_close(out2, out1, "out with the keys reordered", why)
+
+
+@prop(case=problems(masked=False))
+def test_no_mask_is_the_same_as_an_all_true_mask(kata, case):
+    """mask=None gives the same answer as a mask that allows every key"""
+    n, m = case["q"].shape[0], case["k"].shape[0]
+    out1, w1 = run(kata, **case)
+    out2, w2 = run(kata, q=case["q"], k=case["k"], v=case["v"], mask=np.ones((n, m), dtype=bool))
+    why = "An all-True mask (True = may attend) blocks nothing, so it must equal mask=None."
+    check_close(w2, w1, "weights with an all-True mask", why)
+    check_close(out2, out1, "out with an all-True mask", why)
+
+
+@st.composite
+def with_a_single_allowed_key(draw):
+    """A masked problem whose row ``row`` allows exactly one key, ``key``."""
+    case, rng = draw_problem(draw, masked=True)
+    n, m = case["mask"].shape
+    row, key = int(rng.integers(0, n)), int(rng.integers(0, m))
+    case["mask"][row] = False
+    case["mask"][row, key] = True
+    case["row"], case["key"] = row, key
+    return case
+
+
+@prop(case=with_a_single_allowed_key())
+def test_a_query_with_a_single_allowed_key_copies_that_value(kata, case):
+    """A query allowed to see only key j puts weight 1 on it and outputs exactly v[j]"""
+    i, j = case["row"], case["key"]
+    out, weights = run(kata, q=case["q"], k=case["k"], v=case["v"], mask=case["mask"])
+    one_hot = np.zeros(case["k"].shape[0])
+    one_hot[j] = 1.0
+    why = (
+        f"mask row {i} allows only key {j}, so the softmax over that row is 1 at key {j} "
+        f"and exactly 0 elsewhere."
+    )
+    check_close(weights[i], one_hot, f"weights[{i}]", why)
+    check_close(out[i], case["v"][j], f"out[{i}]", f"It must be v[{j}]. " + why)
+
+
+#: How q, k and v arrive: all three in one form (so float32 everywhere is tried), or mixed.
+FORMS = st.one_of(
+    S.INPUT_FORMS.map(lambda f: (f, f, f)), st.tuples(S.INPUT_FORMS, S.INPUT_FORMS, S.INPUT_FORMS)
+)
+
+
+@prop(case=problems(kind="ordinary"), forms=FORMS)
+@example(
+    case={
+        "q": np.array([[1.5, -0.5]]),
+        "k": np.array([[1.0, 2.0], [0.25, -1.0], [3.0, 0.5]]),
+        "v": np.array([[1.0, 2.0, 3.0, 4.0], [0.5, 0.0, -1.0, 2.0], [1.0, 1.0, 0.0, -2.0]]),
+        "mask": None,
+    },
+    forms=("float32", "float32", "float32"),
+)
+def test_accepts_array_likes_and_returns_float64(kata, case, forms):
+    """Accepts lists, integer and float32 arrays for q, k and v; computes and returns float64"""
+    args, values = {}, {}
+    for name, form in zip(("q", "k", "v"), forms):
+        args[name], values[name] = S.as_form(case[name], form)
+    out, weights = run(kata, **args, mask=case["mask"])
+    want_out, want_weights = oracle.attention(values["q"], values["k"], values["v"], case["mask"])
+    given = ", ".join(f"{name} as {form}" for name, form in zip(("q", "k", "v"), forms))
+    why = f"({given}: convert with np.asarray(..., dtype=np.float64) and compute in float64)"
+    check_close(weights, want_weights, "weights", why)
+    check_close(out, want_out, "out", why)
+
+
+@prop(case=problems())
+def test_does_not_modify_its_inputs(kata, case):
+    """q, k, v and mask are left exactly as they were"""
+    originals = {name: a.copy() for name, a in case.items() if a is not None}
+    run(kata, **case)
+    for name, original in originals.items():
+        check_that(
+            np.array_equal(case[name], original),
+            f"{FUNCTION}() modified its input `{name}` in place.\n"
+            f"  before: {show(original)}\n  after:  {show(case[name])}",
+        )
+
+
+# -- Contract violations -> ValueError ------------------------------------------------------
+# Every bad input breaks exactly one rule and keeps everything else valid. Where a rule can be
+# broken in several ways (which array, which shape, which dtype), one example tries each way
+# in turn, so none of them is left to chance.
+
+
+def shapes_of(case) -> str:
+    return ", ".join(f"{name} {np.shape(case[name])}" for name in ("q", "k", "v")) + (
+        "" if case.get("mask") is None else f", mask {np.shape(case['mask'])}"
+    )
+
+
+NOT_2D = {
+    "a 0-d scalar": lambda a: np.float64(a[0, 0]),
+    "1-D, its first row": lambda a: a[0].copy(),
+    "3-D, a[None]": lambda a: a[None].copy(),
+    "3-D, a[:, :, None]": lambda a: a[:, :, None].copy(),
+}
+
+
+@prop(case=problems(kind="ordinary", masked=False))
+def test_rejects_an_input_that_is_not_2d(kata, case):
+    """q, k or v that is not 2-D (a scalar, a vector, a 3-D batch) raises ValueError"""
+    for name in ("q", "k", "v"):
+        for how, reshape in NOT_2D.items():
+            bad = dict(case, **{name: reshape(case[name])})
+            expect_value_error(
+                lambda: kata(**bad),
+                f"{name} was passed with shape {np.shape(bad[name])} ({how} of the {name} "
+                f"below): q, k and v must each be 2-D",
+            )
+
+
+@prop(dims=DIMS, seed=S.SEEDS)
+def test_rejects_a_zero_dimension(kata, dims, seed):
+    """An empty q, k or v (n, m, d_k or d_v equal to 0) raises ValueError"""
+    for zero in range(4):
+        n, m, d_k, d_v = (0 if i == zero else d for i, d in enumerate(dims))
+        rng = S.rng_for(seed)
+        case = {
+            "q": S.normal(rng, (n, d_k)),
+            "k": S.normal(rng, (m, d_k)),
+            "v": S.normal(rng, (m, d_v)),
+            "mask": None,
+        }
+        name = ("n", "m", "d_k", "d_v")[zero]
+        expect_value_error(
+            lambda: kata(**case), f"{name} = 0 ({shapes_of(case)}): every dimension must be at least 1"
+        )
+
+
+@st.composite
+def with_mismatched_widths(draw):
+    """k whose width differs from q's (d_k); mask valid or None."""
+    case, rng = draw_problem(draw, kind="ordinary")
+    d_k = case["q"].shape[1]
+    other = int(rng.choice([d for d in range(1, 8) if d != d_k]))
+    case["k"] = S.normal(rng, (case["k"].shape[0], other), 3.0)
+    return case
+
+
+@prop(case=with_mismatched_widths())
+def test_rejects_q_and_k_of_different_widths(kata, case):
+    """q and k of different widths (d_k) raise ValueError"""
+    expect_value_error(
+        lambda: kata(**case),
+        f"q has width {case['q'].shape[1]} but k has width {case['k'].shape[1]}",
+    )
+
+
+@st.composite
+def with_mismatched_key_counts(draw):
+    """v with a different number of rows than k; no mask (its width would be ambiguous)."""
+    case, rng = draw_problem(draw, kind="ordinary", masked=False)
+    m = case["k"].shape[0]
+    other = int(rng.choice([r for r in range(1, 8) if r != m]))
+    case["v"] = S.normal(rng, (other, case["v"].shape[1]), 3.0)
+    return case
+
+
+@prop(case=with_mismatched_key_counts())
+def test_rejects_k_and_v_with_different_numbers_of_rows(kata, case):
+    """k and v with different numbers of rows raise ValueError"""
+    expect_value_error(
+        lambda: kata(**case),
+        f"k has {case['k'].shape[0]} rows (keys) but v has {case['v'].shape[0]}",
+    )
+
+
+@prop(case=problems(kind="ordinary"), value=S.non_finite_values(), seed=S.SEEDS)
+@example(
+    case={
+        "q": np.array([[1.0, 0.0]]),
+        "k": np.array([[0.5, 1.0], [1.0, -1.0]]),
+        "v": np.array([[1.0, 2.0, 3.0], [2.0, 0.0, 1.0]]),
+        "mask": np.array([[True, False]]),
+    },
+    value=np.nan,
+    seed=1,
+)
+def test_rejects_nan_or_inf_in_q_k_or_v(kata, case, value, seed):
+    """NaN or inf anywhere in q, k or v raises ValueError (even in a key or value that is blocked)"""
+    rng = S.rng_for(seed)
+    for name in ("q", "k", "v"):
+        a = case[name].copy()
+        index = tuple(int(rng.integers(0, s)) for s in a.shape)
+        a[index] = value
+        expect_value_error(lambda: kata(**dict(case, **{name: a})), f"{name}[{index}] is {value}")
+
+
+NOT_BOOL = (np.int64, np.int32, np.uint8, np.float64, np.float32)
+
+
+@prop(case=problems(kind="ordinary", masked=True))
+def test_rejects_a_mask_that_is_not_bool(kata, case):
+    """A mask of 0/1 integers or floats raises ValueError (only dtype bool is a mask)"""
+    for dtype in NOT_BOOL:
+        bad = dict(case, mask=case["mask"].astype(dtype))
+        expect_value_error(
+            lambda: kata(**bad),
+            f"mask has dtype {np.dtype(dtype)}, not bool (0/1 numbers are ambiguous: "
+            f"torch adds a float mask to the scores)",
+        )
+
+
+@st.composite
+def with_wrongly_shaped_masks(draw):
+    """A problem and bool masks whose shape is not (n, m): broadcastable ((1, m), (n, 1), (m,),
+    (1, n, m)), transposed (m, n), or one row or column too many.
+
+    Their entries are chosen so that, broadcast or cut to (n, m), every row would still have an
+    allowed key: the shape is the only thing wrong.
+    """
+    case, rng = draw_problem(draw, kind="ordinary", masked=True)
+    valid = case["mask"]
+    n, m = valid.shape
+    wrong = {
+        "(1, m)": valid[:1],
+        "(n, 1)": np.ones((n, 1), dtype=bool),
+        "(m,)": valid[0],
+        "(1, n, m)": valid[None],
+        "(m, n), transposed": valid_mask(rng, m, n, 0.5),
+        "(n + 1, m)": np.vstack([valid, valid[:1]]),
+        "(n, m + 1)": np.hstack([valid, valid[:, :1]]),
+    }
+    case["mask"] = None
+    case["masks"] = {k: np.array(v) for k, v in wrong.items() if np.shape(v) != (n, m)}
+    return case
+
+
+@prop(case=with_wrongly_shaped_masks())
+def test_rejects_a_mask_whose_shape_is_not_n_by_m(kata, case):
+    """A mask whose shape is not exactly (n, m) raises ValueError, even if it would broadcast"""
+    n, m = case["q"].shape[0], case["k"].shape[0]
+    for name, mask in case["masks"].items():
+        expect_value_error(
+            lambda: kata(q=case["q"], k=case["k"], v=case["v"], mask=mask),
+            f"mask has shape {mask.shape} {name}, but n={n} queries and m={m} keys need "
+            f"exactly ({n}, {m}) (no broadcasting)",
+        )
+
+
+@st.composite
+def with_a_fully_blocked_row(draw):
+    """A bool mask in which one row is all False (S.masks_with_a_blocked_row)."""
+    case, _ = draw_problem(draw, kind="ordinary", masked=False)
+    n, m = case["q"].shape[0], case["k"].shape[0]
+    case["mask"], row = draw(S.masks_with_a_blocked_row(n, m))
+    return case, row
+
+
+@prop(bad=with_a_fully_blocked_row())
+def test_rejects_a_query_with_no_allowed_key(kata, bad):
+    """A query whose mask row is all False raises ValueError (instead of returning NaN)"""
+    case, row = bad
+    expect_value_error(
+        lambda: kata(**case),
+        f"mask row {row} is all False: query {row} has no key to attend to, so its softmax is 0/0",
+    )
+
+
+@st.composite
+def with_an_allowed_score_overflowing(draw):
+    """q[i] = 1e200 u and k[j] = 1e200 u, with (i, j) allowed: that score is ~1e400 -> +inf.
+
+    Every other score is at most ~1e202 (finite), every input is finite, and the mask (if any)
+    allows (i, j) and keeps a key in every row: the overflow is the only thing wrong.
+    """
+    case, rng = draw_problem(draw, kind="ordinary")
+    n, m = case["q"].shape[0], case["k"].shape[0]
+    i, j = int(rng.integers(0, n)), int(rng.integers(0, m))
+    u = S.normal(rng, case["q"].shape[1])
+    u[np.abs(u) < 0.1] = 0.5  # every entry clearly non-zero, so every product overflows
+    case["q"][i] = 1e200 * u
+    case["k"][j] = 1e200 * u
+    if case["mask"] is not None:
+        case["mask"][i, j] = True
+    return case, i, j
+
+
+@prop(bad=with_an_allowed_score_overflowing())
+def test_rejects_an_allowed_score_that_overflows(kata, bad):
+    """An allowed score q[i]·k[j] / sqrt(d_k) that overflows to inf raises ValueError (instead of NaN)"""
+    case, i, j = bad
+    expect_value_error(
+        lambda: kata(**case),
+        f"the score of query {i} and key {j} (allowed) is q[{i}]·k[{j}] / sqrt(d_k) ≈ 1e400, "
+        f"which overflows to inf in float64 and would make the softmax NaN",
+    )
