@@ -1,0 +1,662 @@
+"""The judge for katas/multihead_attention.py: multihead_attention(x, w_q, w_k, w_v, w_o, num_heads, causal).
+
+Every case is the exact dict of keyword arguments the candidate's function is called with, so
+a shrunk failing example reads as the call that failed. Sizes are small (n <= 6, num_heads <= 4,
+d_k, d_v <= 4, d_model <= 8) and drawn so that num_heads, d_k and d_v always differ: a scale by
+the wrong width, a V split by d_k, or a head axis confused with another axis changes the answer.
+
+Order: the two comparisons with torch, then the contract's errors, then properties that pin a
+bug down (one head, reordered heads, causality, row sums, large scores, array-likes). The
+judge's self-check stops at a wrong implementation's first broken property, so the decisive
+properties come first and the suite stays fast.
+"""
+
+import itertools
+
+import numpy as np
+from hypothesis import assume, example, strategies as st
+
+from tests import oracle
+from tests import strategies as S
+from tests.judge import KataMismatch, check_close, check_pair, check_that, expect_value_error, prop
+
+INPUTS = ("x", "w_q", "w_k", "w_v", "w_o")
+INPUT_NAMES = st.sampled_from(INPUTS)
+
+
+def PROBE():
+    return dict(
+        x=np.array([[1.0, 0.0, -1.0], [0.5, 2.0, 0.0]]),
+        w_q=np.eye(3, 4),
+        w_k=np.eye(3, 4)[::-1],
+        w_v=np.ones((3, 2)),
+        w_o=np.ones((2, 3)),
+        num_heads=2,
+        causal=False,
+    )
+
+
+# -- Strategies ------------------------------------------------------------------------------
+
+
+# Strategies are built once, at import: Hypothesis validates a strategy object the first time
+# it is drawn from, and every draw costs time. Sizes are one draw from a table (below).
+BOOLS = st.booleans()
+PROJECTIONS = st.sampled_from(["w_q", "w_k", "w_v"])
+SIZE_NAMES = st.sampled_from(["n", "d_model", "d_k", "d_v", "d_out"])
+NON_FINITE = st.sampled_from([np.nan, np.inf, -np.inf])
+NOT_2D = st.sampled_from(["1-D", "3-D batch of 1", "3-D batch of 2"])
+_INTS = {}
+
+
+def ints(lo: int, hi: int):
+    """``st.integers(lo, hi)``, built once per range."""
+    if (lo, hi) not in _INTS:
+        _INTS[lo, hi] = st.integers(lo, hi)
+    return _INTS[lo, hi]
+
+
+def _other_than(draw, lo: int, hi: int, avoid: int) -> int:
+    """A drawn int in [lo, hi] other than ``avoid`` (no rejection sampling)."""
+    if not lo <= avoid <= hi:
+        return draw(ints(lo, hi))
+    value = draw(ints(lo, hi - 1))
+    return value + 1 if value >= avoid else value
+
+
+def size_table(keep=lambda z: True, heads=(1, 2, 3, 4), d_models=None) -> list[dict]:
+    """Sizes {n, d_model, h (num_heads), d_k, d_v, d_out} of valid calls, smallest arrays first.
+
+    All combinations with n <= 6, num_heads <= 4, d_k, d_v <= 4, d_model <= 8 and d_out <= 7
+    that ``keep`` accepts. A case picks its sizes with ONE draw (an index into this table), so
+    Hypothesis shrinks a failure towards the smallest sizes that still fail.
+    """
+    table = []
+    for h in heads:
+        for d_k in range(1, 5):
+            for d_v in range(1, 5):
+                for n in range(1, 7):
+                    for d_model in d_models(h, d_k) if d_models else range(1, 9):
+                        for d_out in range(1, 8):
+                            z = dict(n=n, d_model=d_model, h=h, d_k=d_k, d_v=d_v, d_out=d_out)
+                            if keep(z):
+                                table.append(z)
+
+    def entries(z):
+        return z["n"] * z["d_model"] + z["d_model"] * z["h"] * (2 * z["d_k"] + z["d_v"]) + z["h"] * z["d_v"] * z["d_out"]
+
+    table.sort(key=lambda z: (entries(z), tuple(z.values())))
+    return table
+
+
+def _ordinary(z) -> bool:
+    """num_heads, d_k and d_v pairwise different (d_k != d_v catches a V split by d_k; a head
+    count unlike the head widths catches axes mixed up in a reshape), d_model != d_k (catches a
+    scale by sqrt(d_model))."""
+    return len({z["h"], z["d_k"], z["d_v"]}) == 3 and z["d_model"] != z["d_k"]
+
+
+#: Any valid sizes (see ``_ordinary``).
+SIZES = size_table(_ordinary)
+#: At least two heads.
+MULTI_HEAD_SIZES = [z for z in SIZES if z["h"] >= 2]
+#: At least two positions.
+SEQUENCE_SIZES = [z for z in SIZES if z["n"] >= 2]
+#: One head, d_k != d_v, d_model != d_k.
+ONE_HEAD_SIZES = size_table(lambda z: z["d_k"] != z["d_v"] and z["d_model"] != z["d_k"], heads=(1,))
+#: What torch's nn.MultiheadAttention supports: d_model = num_heads * d_k = num_heads * d_v <= 8.
+TORCH_MODULE_SIZES = size_table(
+    lambda z: z["d_k"] == z["d_v"] and z["h"] * z["d_k"] <= 8 and (z["h"], z["d_k"]) != (1, 1),
+    d_models=lambda h, d_k: [h * d_k],
+)
+#: Typical magnitudes of x's entries: 0.3 gives soft attention, 3 peaky attention.
+X_SCALE_CHOICES = (1.0, 0.3, 3.0)
+
+
+def _spec(draw, table, causal=None):
+    """(sizes, x scale, causal, seed) of a valid call, in two draws: an index, then a seed.
+
+    The index picks the sizes, x's scale and (unless given) causal; a smaller index means
+    smaller arrays, then causal=False, then scale 1.0. Draws are the judge's main cost.
+    """
+    variants = len(X_SCALE_CHOICES) * (2 if causal is None else 1)
+    i = draw(ints(0, len(table) * variants - 1))
+    z, r = dict(table[i // variants]), i % variants
+    x_scale = X_SCALE_CHOICES[r % len(X_SCALE_CHOICES)]
+    if causal is None:
+        causal = r >= len(X_SCALE_CHOICES)
+    return z, x_scale, causal, draw(S.SEEDS)
+
+
+def build(z, x_scale, causal, seed) -> dict:
+    """The keyword arguments of a call with sizes ``z``: N(0, 1) projections rounded to two
+    decimals, x with typical magnitude ``x_scale``, all from one seed (no repeated fills)."""
+    n, d_model, h, d_k, d_v, d_out = (z[k] for k in ("n", "d_model", "h", "d_k", "d_v", "d_out"))
+    rng = S.rng_for(seed)
+    return dict(
+        x=S.normal(rng, (n, d_model), x_scale),
+        w_q=S.normal(rng, (d_model, h * d_k)),
+        w_k=S.normal(rng, (d_model, h * d_k)),
+        w_v=S.normal(rng, (d_model, h * d_v)),
+        w_o=S.normal(rng, (h * d_v, d_out)),
+        num_heads=h,
+        causal=causal,
+    )
+
+
+@st.composite
+def problems(draw, table=None, causal=None):
+    """The keyword arguments of a valid call: x, w_q, w_k, w_v, w_o, num_heads, causal.
+
+    Sizes come from ``table`` (default: ``SIZES``, where num_heads, d_k and d_v differ);
+    ``causal`` is drawn unless given.
+    """
+    return build(*_spec(draw, SIZES if table is None else table, causal))
+
+
+def sizes_of(case) -> dict:
+    """The sizes {n, d_model, h, d_k, d_v, d_out} of a valid case."""
+    n, d_model = np.shape(case["x"])
+    h = case["num_heads"]
+    return dict(
+        n=n, d_model=d_model, h=h, d_k=np.shape(case["w_q"])[1] // h,
+        d_v=np.shape(case["w_v"])[1] // h, d_out=np.shape(case["w_o"])[1],
+    )
+
+
+PROBLEMS = problems()
+MULTI_HEAD_PROBLEMS = problems(MULTI_HEAD_SIZES)
+ONE_HEAD_PROBLEMS = problems(ONE_HEAD_SIZES)
+
+
+@st.composite
+def large_score_problems(draw):
+    """A valid call whose largest |score| is between about 1e3 and 1e4.
+
+    w_q is multiplied by the power of ten that brings the largest |score| closest to 3e3
+    (scores are linear in w_q), so entries stay readable.
+    exp() of such scores overflows unless the softmax is shifted by its row maximum.
+    """
+    case = draw(PROBLEMS)
+    h = case["num_heads"]
+    n = case["x"].shape[0]
+    q = (case["x"] @ case["w_q"]).reshape(n, h, -1)
+    k = (case["x"] @ case["w_k"]).reshape(n, h, -1)
+    biggest = np.abs(np.einsum("nhd,mhd->hnm", q, k)).max() / np.sqrt(q.shape[-1])
+    assume(biggest > 0)
+    case["w_q"] = case["w_q"] * 10.0 ** np.round(np.log10(3e3 / biggest))
+    return case
+
+
+def dims_of(case) -> str:
+    """The sizes of a (valid) case, for failure messages."""
+    z = sizes_of(case)
+    return (
+        f"(here n={z['n']}, d_model={z['d_model']}, num_heads={z['h']}, d_k={z['d_k']}, "
+        f"d_v={z['d_v']}, d_out={z['d_out']}, causal={case['causal']})"
+    )
+
+
+# -- Calling and comparing ---------------------------------------------------------------------
+
+
+def fresh(case):
+    """``case`` with its arrays copied, so an implementation that writes into its inputs (which
+    the ``kata`` fixture reports) cannot change an explicit example for the next call."""
+    return {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in case.items()}
+
+
+def run(kata, case):
+    """Call the candidate with ``case`` and check the result is (out (n, d_out), weights (h, n, n)),
+    both float64. (The ``kata`` fixture also fails the call if it writes into an input array.)"""
+    result = kata(**fresh(case))
+    n = np.shape(case["x"])[0]
+    h = case["num_heads"]
+    d_out = np.shape(case["w_o"])[1]
+    try:
+        return check_pair(result, "multihead_attention", (n, d_out), (h, n, n))
+    except KataMismatch as e:
+        raise KataMismatch(
+            f"{e}\n  out is (n, d_out) and weights is (num_heads, n, n): one (n, n) attention "
+            f"table per head, heads first, not averaged.\n  {dims_of(case)}"
+        ) from None
+
+
+WEIGHTS_HINT = (
+    "Per head h: Q and K use columns [h*d_k, (h+1)*d_k) (reshape to (n, num_heads, d_k), then "
+    "move the head axis to the front); the scale is 1/sqrt(d_k) with d_k the head width; the "
+    "softmax runs over the keys (last axis); with causal=True query i sees only keys j <= i."
+)
+OUT_HINT = (
+    "Your weights are right, so the split of V, the concatenation or w_o is off: head h's "
+    "output goes to columns [h*d_v, (h+1)*d_v) of the (n, num_heads*d_v) concatenation, heads "
+    "in order, and only then is it multiplied by w_o."
+)
+
+
+def compare(got, want, case, against: str):
+    """Weights first (they locate a bug in the split, scale, mask or softmax), then out."""
+    out, weights = got
+    want_out, want_weights = want
+    where = f"{dims_of(case)}\n  Expected values: {against}."
+    check_close(weights, want_weights, "weights", f"{WEIGHTS_HINT}\n  {where}")
+    check_close(out, want_out, "out", f"{OUT_HINT}\n  {where}")
+
+
+def torch_answer(case, **overrides):
+    args = {**case, **overrides}
+    return oracle.multihead_attention(
+        *(args[k] for k in INPUTS), num_heads=args["num_heads"], causal=args["causal"]
+    )
+
+
+# -- What it computes -------------------------------------------------------------------------
+
+_EXAMPLE = dict(  # n=3, d_model=4, num_heads=2, d_k=1, d_v=3, d_out=2
+    x=np.array([[0.5, -1.0, 0.2, 1.5], [1.0, 0.3, -0.7, 0.0], [-0.4, 0.8, 1.1, -1.2]]),
+    w_q=np.array([[1.0, 0.2], [-0.5, 1.0], [0.3, -0.8], [0.9, 0.4]]),
+    w_k=np.array([[0.7, -1.0], [0.1, 0.6], [-1.2, 0.5], [0.4, 0.9]]),
+    w_v=np.array(
+        [
+            [1.0, 0.0, 0.5, -0.3, 0.8, 0.1],
+            [0.2, 1.0, -0.4, 0.6, 0.0, -0.9],
+            [-0.7, 0.3, 1.0, 0.2, -0.5, 0.4],
+            [0.0, -0.6, 0.1, 1.0, 0.3, 0.7],
+        ]
+    ),
+    w_o=np.array([[1.0, 0.0], [0.0, 1.0], [0.5, -0.5], [-1.0, 0.3], [0.2, 0.8], [0.6, -0.4]]),
+    num_heads=2,
+)
+
+
+@prop(case=PROBLEMS)
+@example(case={**_EXAMPLE, "causal": False})
+@example(case={**_EXAMPLE, "causal": True})
+def test_matches_torch_multihead_attention(kata, case):
+    """Matches torch (per-head SDPA, heads concatenated in order, then w_o), causal or not, with d_k != d_v"""
+    compare(run(kata, case), torch_answer(case), case, "torch, per-head scaled_dot_product_attention")
+
+
+@prop(case=problems(TORCH_MODULE_SIZES))
+def test_matches_torchs_own_nn_multihead_attention_code_path(kata, case):
+    """Matches torch's own nn.MultiheadAttention code path when d_model = num_heads * d_k = num_heads * d_v"""
+    want = oracle.torch_multihead_module(
+        *(case[k] for k in INPUTS), num_heads=case["num_heads"], causal=case["causal"]
+    )
+    compare(
+        run(kata, case),
+        want,
+        case,
+        "torch.nn.functional.multi_head_attention_forward (what nn.MultiheadAttention runs), "
+        "with w_q, w_k, w_v, w_o as its projection weights and no biases",
+    )
+
+
+# -- Contract violations -> ValueError ---------------------------------------------------------
+# Each generated bad call breaks exactly one rule, so any order of checks is fine.
+
+
+def _call(kata, case):
+    return lambda: kata(**fresh(case))
+
+
+@st.composite
+def num_heads_bool_or_float(draw):
+    """A call that is valid except that num_heads is True (for one head) or a float like 2.0."""
+    if draw(BOOLS):
+        case = draw(ONE_HEAD_PROBLEMS)
+        case["num_heads"] = True
+    else:
+        case = draw(PROBLEMS)
+        case["num_heads"] = float(case["num_heads"])
+    return case
+
+
+@prop(case=num_heads_bool_or_float())
+@example(case={**_EXAMPLE, "num_heads": 2.0, "causal": False})
+def test_rejects_a_bool_or_float_num_heads(kata, case):
+    """num_heads that is a bool (True) or a float (2.0) raises ValueError, even though the shapes would fit"""
+    h = case["num_heads"]
+    expect_value_error(
+        _call(kata, case),
+        f"num_heads={h!r} is a {type(h).__name__}, not an int"
+        + (" (bool is a subclass of int in Python: check for it explicitly)" if isinstance(h, bool) else ""),
+    )
+
+
+@st.composite
+def num_heads_not_positive(draw):
+    """A call whose num_heads is 0 or negative; the arrays are shaped for |num_heads| heads."""
+    case = draw(PROBLEMS)
+    case["num_heads"] = -case["num_heads"] if draw(BOOLS) else 0
+    return case
+
+
+@prop(case=num_heads_not_positive())
+def test_rejects_zero_or_negative_num_heads(kata, case):
+    """num_heads of 0 or below raises ValueError"""
+    expect_value_error(_call(kata, case), f"num_heads={case['num_heads']} is not a positive int")
+
+
+@st.composite
+def widths_not_divisible(draw):
+    """A call valid except that w_q and w_k, or w_v, have a width not divisible by num_heads.
+
+    When w_v's width is off, w_o has that many rows (what a caller would pass).
+    """
+    case = draw(MULTI_HEAD_PROBLEMS)
+    z = sizes_of(case)
+    h = z["h"]
+    extra = draw(ints(1, h - 1))
+    rng = S.rng_for(draw(S.SEEDS))
+    if draw(BOOLS):
+        d_model, width = z["d_model"], h * z["d_k"] + extra
+        case["w_q"] = S.normal(rng, (d_model, width))
+        case["w_k"] = S.normal(rng, (d_model, width))
+        what = f"w_q and w_k have width {width}"
+    else:
+        width = h * z["d_v"] + extra
+        case["w_v"] = S.normal(rng, (z["d_model"], width))
+        case["w_o"] = S.normal(rng, (width, z["d_out"]))
+        what = f"w_v has width {width}"
+    return case, f"{what}, not divisible by num_heads={h}"
+
+
+@prop(case=widths_not_divisible())
+def test_rejects_widths_not_divisible_by_num_heads(kata, case):
+    """A width of w_q/w_k or of w_v that num_heads does not divide raises ValueError (no silent truncation)"""
+    case, because = case
+    expect_value_error(_call(kata, case), because)
+
+
+@st.composite
+def q_and_k_widths_differ(draw):
+    """A call valid except that w_k's width is num_heads * d_k' with d_k' != d_k."""
+    case = draw(PROBLEMS)
+    z = sizes_of(case)
+    d_k2 = _other_than(draw, 1, 5, z["d_k"])
+    case["w_k"] = S.normal(S.rng_for(draw(S.SEEDS)), (z["d_model"], z["h"] * d_k2))
+    return case, f"w_q has width {case['w_q'].shape[1]} but w_k has width {case['w_k'].shape[1]}"
+
+
+@prop(case=q_and_k_widths_differ())
+def test_rejects_w_q_and_w_k_of_different_widths(kata, case):
+    """w_q and w_k of different widths raise ValueError"""
+    case, because = case
+    expect_value_error(_call(kata, case), because)
+
+
+@st.composite
+def w_o_rows_wrong(draw):
+    """A call valid except that w_o's row count is not num_heads * d_v."""
+    case = draw(PROBLEMS)
+    z = sizes_of(case)
+    rows = _other_than(draw, 1, 13, z["h"] * z["d_v"])
+    case["w_o"] = S.normal(S.rng_for(draw(S.SEEDS)), (rows, z["d_out"]))
+    return case, f"w_o has {rows} rows, but num_heads * d_v = {z['h']} * {z['d_v']} = {z['h'] * z['d_v']}"
+
+
+@prop(case=w_o_rows_wrong())
+def test_rejects_w_o_whose_rows_are_not_num_heads_times_d_v(kata, case):
+    """w_o whose row count is not num_heads * d_v raises ValueError"""
+    case, because = case
+    expect_value_error(_call(kata, case), because)
+
+
+@st.composite
+def an_input_not_2d(draw):
+    """A call valid except that one input is 1-D (its first row) or 3-D (a batch axis in front)."""
+    case = draw(PROBLEMS)
+    name = draw(INPUT_NAMES)
+    a = case[name]
+    how = draw(NOT_2D)
+    case[name] = {"1-D": lambda: a[0], "3-D batch of 1": lambda: a[None], "3-D batch of 2": lambda: np.stack([a, a])}[how]()
+    return case, f"{name} has shape {case[name].shape} ({how}); every input must be 2-D"
+
+
+@prop(case=an_input_not_2d())
+def test_rejects_an_input_that_is_not_2d(kata, case):
+    """An input that is 1-D or 3-D raises ValueError"""
+    case, because = case
+    expect_value_error(_call(kata, case), because)
+
+
+@st.composite
+def a_projection_with_wrong_rows(draw):
+    """A call valid except that one of w_q, w_k, w_v has a row count other than d_model."""
+    case = draw(PROBLEMS)
+    z = sizes_of(case)
+    name = draw(PROJECTIONS)
+    rows = _other_than(draw, 1, 9, z["d_model"])
+    case[name] = S.normal(S.rng_for(draw(S.SEEDS)), (rows, case[name].shape[1]))
+    return case, f"{name} has {rows} rows but x has d_model = {z['d_model']} columns"
+
+
+@prop(case=a_projection_with_wrong_rows())
+def test_rejects_a_projection_whose_rows_differ_from_d_model(kata, case):
+    """w_q, w_k or w_v whose row count is not d_model (x's width) raises ValueError"""
+    case, because = case
+    expect_value_error(_call(kata, case), because)
+
+
+@st.composite
+def a_zero_dimension(draw):
+    """A call with consistent shapes in which one size (n, d_model, d_k, d_v or d_out) is 0."""
+    z, x_scale, causal, seed = _spec(draw, SIZES)
+    which = draw(SIZE_NAMES)
+    z[which] = 0
+    case = build(z, x_scale, causal, seed)
+    shapes = ", ".join(f"{k} {np.shape(case[k])}" for k in INPUTS)
+    return case, f"{which} is 0 ({shapes})"
+
+
+@prop(case=a_zero_dimension())
+def test_rejects_a_zero_dimension(kata, case):
+    """An input with a zero-length dimension (n, d_model, d_k, d_v or d_out = 0) raises ValueError"""
+    case, because = case
+    expect_value_error(_call(kata, case), because)
+
+
+@st.composite
+def a_non_finite_entry(draw):
+    """A valid call with one entry of one input replaced by NaN, inf or -inf."""
+    case = draw(PROBLEMS)
+    name = draw(INPUT_NAMES)
+    bad = draw(NON_FINITE)
+    index = tuple(draw(ints(0, side - 1)) for side in case[name].shape)
+    case[name][index] = bad
+    return case, f"{name}[{index}] is {bad}"
+
+
+@prop(case=a_non_finite_entry())
+def test_rejects_nan_or_inf_in_any_input(kata, case):
+    """NaN, inf or -inf anywhere in x, w_q, w_k, w_v or w_o raises ValueError"""
+    case, because = case
+    expect_value_error(_call(kata, case), because)
+
+
+@st.composite
+def an_overflowing_score(draw):
+    """A call with finite inputs and projections in which a diagonal score overflows to +inf.
+
+    Position p gets x[p, 0] = 1e156 and w_k's row 0 is set equal to w_q's row 0 (with a 1.0 in
+    head g's first column), so Q[p] and K[p] are huge in the same direction: head g's score
+    (p, p) is about 1e312 / sqrt(d_k) = +inf, while every entry of x w_q, x w_k stays below 1e157.
+    The diagonal is allowed with or without causal, so this score takes part in the softmax.
+    """
+    case = draw(PROBLEMS)
+    z = sizes_of(case)
+    p = draw(ints(0, z["n"] - 1))
+    g = draw(ints(0, z["h"] - 1))
+    case["w_q"][0, g * z["d_k"]] = 1.0
+    case["w_k"][0] = case["w_q"][0]
+    case["x"][p, 0] = 1e156
+    return case, (
+        f"head {g}'s score for query {p} and key {p} (an allowed pair) is about 1e312, which "
+        f"overflows to inf, although every input and projection is finite"
+    )
+
+
+@prop(case=an_overflowing_score())
+def test_rejects_a_score_that_overflows_to_inf(kata, case):
+    """A score that takes part in the softmax overflowing to +inf raises ValueError (instead of NaN)"""
+    case, because = case
+    expect_value_error(_call(kata, case), because)
+
+
+# -- Properties that pin a bug down --------------------------------------------------------
+
+
+@prop(case=ONE_HEAD_PROBLEMS)
+def test_one_head_is_plain_single_head_attention(kata, case):
+    """With num_heads=1 it is single-head attention on Q = x w_q, K = x w_k, V = x w_v, then times w_o"""
+    x = case["x"]
+    n = x.shape[0]
+    mask = np.tril(np.ones((n, n), dtype=bool)) if case["causal"] else None
+    out1, weights1 = oracle.attention(x @ case["w_q"], x @ case["w_k"], x @ case["w_v"], mask)
+    compare(
+        run(kata, case),
+        (out1 @ case["w_o"], weights1[None]),
+        case,
+        "torch single-head attention softmax(Q Kᵀ / sqrt(d_k)) V, then times w_o",
+    )
+
+
+#: For each head count, every order of the heads except the original one.
+HEAD_ORDERS = {h: list(itertools.permutations(range(h)))[1:] for h in range(2, 5)}
+
+
+def _head_columns(order, width):
+    """Column indices of the heads in ``order``, each a block of ``width`` columns."""
+    return np.concatenate([np.arange(g * width, (g + 1) * width) for g in order])
+
+
+@st.composite
+def reordered_heads(draw):
+    """A valid call with at least two heads, and a new order of its heads (not the identity)."""
+    case = draw(MULTI_HEAD_PROBLEMS)
+    orders = HEAD_ORDERS[case["num_heads"]]
+    return case, list(orders[draw(ints(0, len(orders) - 1))])
+
+
+@prop(case=reordered_heads())
+def test_permuting_the_heads_permutes_the_weights_and_leaves_out_unchanged(kata, case):
+    """Reordering the heads (w_q, w_k, w_v column blocks with the matching w_o row blocks) permutes weights and leaves out unchanged"""
+    case, order = case
+    h = case["num_heads"]
+    d_k = case["w_q"].shape[1] // h
+    d_v = case["w_v"].shape[1] // h
+    permuted = dict(
+        case,
+        w_q=case["w_q"][:, _head_columns(order, d_k)],
+        w_k=case["w_k"][:, _head_columns(order, d_k)],
+        w_v=case["w_v"][:, _head_columns(order, d_v)],
+        w_o=case["w_o"][_head_columns(order, d_v), :],
+    )
+    out, weights = run(kata, case)
+    out_p, weights_p = run(kata, permuted)
+    why = (
+        f"New head i is old head {order}[i]: its columns of w_q, w_k, w_v and its rows of "
+        f"w_o moved together, so it computes the same thing.\n  {dims_of(case)}"
+    )
+    check_close(weights_p, weights[order], "weights after reordering the heads", why)
+    check_close(out_p, out, "out after reordering the heads", why)
+
+
+@st.composite
+def later_tokens_changed(draw):
+    """A valid causal call with n >= 2, a position t < n - 1, and x with rows t+1: redrawn."""
+    case = draw(problems(SEQUENCE_SIZES, causal=True))
+    x = case["x"]
+    t = draw(ints(0, x.shape[0] - 2))
+    changed = x.copy()
+    changed[t + 1 :] = S.normal(S.rng_for(draw(S.SEEDS)), changed[t + 1 :].shape)
+    return case, t, changed
+
+
+def _check_zero_above_the_diagonal(weights, case):
+    n = weights.shape[1]
+    above = np.triu(np.ones((n, n), dtype=bool), 1)
+    leaked = np.argwhere(weights[:, above] != 0)
+    if leaked.size:
+        head, k = (int(i) for i in leaked[0])
+        i, j = (int(a) for a in np.argwhere(above)[k])
+        raise KataMismatch(
+            f"with causal=True, weights[{head}, {i}, {j}] (query {i} looking at the later key {j}) "
+            f"should be exactly 0, got {weights[head, i, j]!r}.\n"
+            f"  Set the scores above the diagonal to -inf before the softmax, in every head.\n"
+            f"  {dims_of(case)}"
+        )
+
+
+@prop(case=later_tokens_changed())
+def test_causal_attends_only_to_earlier_positions(kata, case):
+    """Causal: weights above the diagonal are exactly 0, and changing the tokens after position t leaves out[:t+1] and weights[:, :t+1] unchanged"""
+    case, t, changed = case
+    out, weights = run(kata, case)
+    _check_zero_above_the_diagonal(weights, case)
+    out_c, weights_c = run(kata, dict(case, x=changed))
+    why = (
+        f"Only x[t+1:] changed (t={t}); position i <= t may only look at positions j <= i.\n"
+        f"  {dims_of(case)}"
+    )
+    check_close(weights_c[:, : t + 1], weights[:, : t + 1], f"weights[:, :{t + 1}]", why)
+    check_close(out_c[: t + 1], out[: t + 1], f"out[:{t + 1}]", why)
+
+
+@prop(case=PROBLEMS)
+def test_every_heads_weight_rows_sum_to_one(kata, case):
+    """Every head's weights are in [0, 1] and each row (one query) sums to 1"""
+    _, weights = run(kata, case)
+    check_that(
+        np.all((weights >= 0) & (weights <= 1)),
+        f"attention weights must lie in [0, 1]; got min {np.min(weights)!r}, max {np.max(weights)!r}\n"
+        f"  {dims_of(case)}",
+    )
+    h, n = weights.shape[:2]
+    check_close(
+        weights.sum(axis=-1),
+        np.ones((h, n)),
+        "the row sums weights.sum(axis=-1)",
+        "For each head and each query, the weights over the keys must sum to 1 "
+        f"(is the softmax over the last axis?).\n  {dims_of(case)}",
+    )
+
+
+@prop(case=large_score_problems())
+def test_large_scores_stay_finite_and_match_torch(kata, case):
+    """Scores around 1e3-1e4 give finite answers that match torch (shift each softmax row by its max)"""
+    got = run(kata, case)
+    check_that(
+        all(np.isfinite(a).all() for a in got),
+        "with scores around 1e3-1e4 your answer contains NaN or inf: exp(1e3) overflows.\n"
+        "  A softmax row is unchanged by subtracting a constant; subtract the row's max first.\n"
+        f"  {dims_of(case)}",
+    )
+    compare(got, torch_answer(case), case, "torch, per-head scaled_dot_product_attention")
+
+
+FORM_NAMES = ("float64", "float32", "int", "list")
+
+
+@st.composite
+def array_likes(draw):
+    """A valid call and, for each of x, w_q, w_k, w_v, w_o, the form it is passed in
+    (float64, float32, int or list), all five picked with one draw."""
+    case = draw(PROBLEMS)
+    i = draw(ints(0, len(FORM_NAMES) ** len(INPUTS) - 1))
+    forms = [FORM_NAMES[(i // len(FORM_NAMES) ** j) % len(FORM_NAMES)] for j in range(len(INPUTS))]
+    return case, forms
+
+
+@prop(case=array_likes())
+def test_accepts_array_likes_returns_float64_and_leaves_inputs_alone(kata, case):
+    """Accepts lists, integer and float32 arrays; returns float64 out (n, d_out) and weights (num_heads, n, n); never writes into its inputs"""
+    case, forms = case
+    given, values = {}, {}
+    for name, form in zip(INPUTS, forms):
+        given[name], values[name] = S.as_form(case[name], form)
+    # The kata fixture fails any call that writes into an input array (float64 ones included).
+    got = run(kata, dict(case, **given))
+    shown = ", ".join(f"{name} as {form}" for name, form in zip(INPUTS, forms))
+    compare(got, torch_answer(case, **values), dict(case, **values), f"torch, with {shown}")
