@@ -719,13 +719,13 @@ def cmd_compare(env: Env, args) -> int:
 
         # 3. speed
         heading("3. Speed — yours vs the reference vs torch")
-        if args.no_speed:
-            reason = "skipped (--no-speed)"
-        elif broken:
+        if broken:
             reason = f"skipped: {broken}"
         elif disagree:
             reason = (f"skipped: yours disagrees with the reference on {disagree} case(s). "
                       "The speed of a wrong answer means little; fix those first.")
+        elif args.no_speed:
+            reason = "skipped (--no-speed)"
         else:
             reason = None
         if reason:

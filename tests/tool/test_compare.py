@@ -1,0 +1,497 @@
+"""``dojo compare``, driven through the real entry point (``python -m dojo``) in a sandbox.
+
+Each test puts a known implementation in the sandbox's katas/ (or passes it with --file) and reads
+what a person would read: the agreement rows, the maps, the speed verdict, the code section, the
+exit code, and the JSON and PNG files. Most runs pass --no-speed: only the speed test pays for
+importing torch.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import struct
+import time
+import zlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from dojo import registry
+from dojo.battery import BATTERIES
+from dojo.env import Env
+from dojo.heatmap import CELL, GAP, LABEL, MARGIN, RED, Map, png_size, render_png, terminal_lines
+from dojo.loader import load_kata
+from dojo.state import Store
+from tests.tool.harness import REPO
+
+RIGHT = REPO / "tests" / "meta" / "right"
+
+LEAKING_CAUSAL = '''"""Forgets the causal mask: every position also attends to the future."""
+import numpy as np
+
+
+def causal_self_attention(x, w_q, w_k, w_v):
+    x, w_q, w_k, w_v = (np.asarray(a, dtype=np.float64) for a in (x, w_q, w_k, w_v))
+    for a in (x, w_q, w_k, w_v):
+        if a.ndim != 2 or 0 in a.shape or not np.isfinite(a).all():
+            raise ValueError("bad input")
+    if not w_q.shape[0] == w_k.shape[0] == w_v.shape[0] == x.shape[1] or w_q.shape[1] != w_k.shape[1]:
+        raise ValueError("shapes")
+    q, k, v = x @ w_q, x @ w_k, x @ w_v
+    s = q @ k.T / np.sqrt(q.shape[1])
+    if not np.isfinite(s).all():
+        raise ValueError("overflow")
+    w = np.exp(s - s.max(axis=1, keepdims=True))
+    w /= w.sum(axis=1, keepdims=True)
+    return w @ v, w
+'''
+
+QUERY_AXIS_SOFTMAX = '''"""Masks correctly, then normalises over the queries (axis 0) instead of the keys."""
+import numpy as np
+
+
+def scaled_dot_product_attention(q, k, v, mask=None):
+    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    s = q @ k.T / np.sqrt(q.shape[1])
+    if mask is not None:
+        s = np.where(mask, s, -np.inf)
+    w = np.exp(s - s.max(axis=0, keepdims=True))
+    w /= w.sum(axis=0, keepdims=True)
+    return w @ v, w
+'''
+
+SLOW_SOFTMAX = '''"""Right answers, but every call on a sizeable input sleeps."""
+import time
+
+import numpy as np
+
+
+def softmax(x, axis=-1):
+    x = np.asarray(x, dtype=np.float64)
+    if x.ndim == 0 or not -x.ndim <= axis < x.ndim or x.shape[axis] == 0:
+        raise ValueError("bad shape or axis")
+    if np.isnan(x).any() or np.isposinf(x).any():
+        raise ValueError("NaN or +inf")
+    peak = x.max(axis=axis, keepdims=True)
+    if np.isneginf(peak).any():
+        raise ValueError("a slice is all -inf")
+    if x.size >= 64 * 64:
+        time.sleep(0.03)
+    e = np.exp(x - peak)
+    return e / e.sum(axis=axis, keepdims=True)
+'''
+
+MISBEHAVING_SOFTMAX = '''"""Exits the interpreter on 3-D input, raises SystemExit on a scalar, prints all the time."""
+import os
+import sys
+
+import numpy as np
+
+
+def softmax(x, axis=-1):
+    print("debugging output that must not reach the terminal")
+    print("more of it", file=sys.stderr)
+    if np.ndim(x) == 3:
+        os._exit(7)
+    if np.ndim(x) == 0:
+        sys.exit(1)
+    x = np.asarray(x, dtype=np.float64)
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+'''
+
+
+def wrong_file(kata: str, name: str) -> Path:
+    return REPO / "tests" / "meta" / "wrong" / kata / f"{name}.py"
+
+
+def result_rows(out: str) -> list[tuple[str, str, str]]:
+    """(mark, case, result) of every row of the agreement table."""
+    rows = []
+    for line in out.splitlines():
+        m = re.match(r"^([✓✗])  (.+?)  +(edge|random|error|—) +(.*)$", line)
+        if m:
+            rows.append((m.group(1), m.group(2).strip(), m.group(4)))
+    return rows
+
+
+def row(out: str, case: str) -> tuple[str, str]:
+    for mark, name, result in result_rows(out):
+        if name == case:
+            return mark, result
+    raise AssertionError(f"no row for {case!r} in:\n{out}")
+
+
+def section(out: str, number: int) -> str:
+    """The text of section ``number`` (1 agreement … 4 code)."""
+    start = out.index(f"\n{number}. ")
+    nxt = out.find(f"\n{number + 1}. ", start)
+    return out[start: nxt if nxt != -1 else len(out)]
+
+
+def map_panels(out: str, title: str = "weights") -> tuple[list[str], list[str]]:
+    """The reference and yours rows (cell text only) of the map titled ``title``."""
+    lines = section(out, 2).splitlines()
+    i = lines.index(title)
+    ref, yours = [], []
+    for line in lines[i + 3:]:
+        m = re.match(r"^\s+(\d+) (.*?)\s{3,}(\d+) (.*)$", line)
+        if not m:
+            break
+        ref.append(m.group(2))
+        yours.append(m.group(4))
+    return ref, yours
+
+
+def cells(panel_row: str) -> list[str]:
+    padded = panel_row.ljust(12)
+    return [padded[j:j + 2] for j in range(0, len(padded), 2)]
+
+
+def read_png(path: Path) -> tuple[int, int, list[bytes]]:
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, width, height = 8, b"", None, None
+    while pos < len(data):
+        (length,) = struct.unpack(">I", data[pos:pos + 4])
+        kind = data[pos + 4:pos + 8]
+        body = data[pos + 8:pos + 8 + length]
+        (crc,) = struct.unpack(">I", data[pos + 8 + length:pos + 12 + length])
+        assert crc == zlib.crc32(kind + body) & 0xFFFFFFFF, kind
+        if kind == b"IHDR":
+            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
+            assert (depth, colour) == (8, 2)
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    stride = width * 3 + 1
+    rows = [raw[y * stride + 1:(y + 1) * stride] for y in range(height)]
+    assert all(raw[y * stride] == 0 for y in range(height))
+    return width, height, rows
+
+
+def pixel(rows, x, y) -> tuple[int, int, int]:
+    return tuple(rows[y][3 * x:3 * x + 3])
+
+
+# -- agreement ------------------------------------------------------------------------------
+
+
+def test_a_correct_but_different_answer_agrees_everywhere(sandbox):
+    sandbox.write_kata("softmax", RIGHT / "softmax" / "logsumexp.py")
+    start = time.monotonic()
+    r = sandbox.run("compare", "softmax", "--no-speed")
+    took = time.monotonic() - start
+    assert r.code == 0, r.out + r.err
+    cases = len(BATTERIES["softmax"].cases)
+    assert f"Yours agrees with the reference on all {cases} cases" in r.out
+    rows = result_rows(r.out)
+    assert len(rows) == cases and all(mark == "✓" for mark, _, _ in rows)
+    assert row(r.out, "NaN in x") == ("✓", "both raise ValueError")
+    assert "max |Δ|" in row(r.out, "mixed scales: rows 1e4 apart")[1]
+    assert "the maps agree cell for cell" in section(r.out, 2)
+    assert "\033[" not in r.out  # NO_COLOR: plain text
+    assert took < 10, f"dojo compare --no-speed took {took:.1f} s"
+
+
+def test_wrong_values_are_rows_that_disagree_and_come_first(sandbox, wrong):
+    sandbox.write_kata("softmax", wrong("softmax", "global_max_shift"))
+    r = sandbox.run("compare", "softmax", "--no-speed")
+    assert r.code == 1, r.out + r.err
+    rows = result_rows(r.out)
+    marks = [mark for mark, _, _ in rows]
+    assert marks[0] == "✗" and "✓" in marks
+    assert marks == sorted(marks, key=lambda m: m == "✓"), "rows that disagree must come first"
+    mark, result = row(r.out, "mixed scales: rows 1e4 apart")
+    assert mark == "✗" and "NaN/inf where the reference has numbers" in result
+    assert row(r.out, "1-D logits")[0] == "✓"
+    assert "Yours disagrees with the reference on" in r.out
+    # the map shows the lost rows as NaN cells
+    ref, yours = map_panels(r.out, "softmax(x, axis=-1)")
+    assert "!!" in yours[0] and "!!" not in "".join(ref)
+
+
+def test_a_missing_error_is_a_row(sandbox, wrong):
+    sandbox.write_kata("softmax", wrong("softmax", "lets_nan_through"))
+    r = sandbox.run("compare", "softmax", "--no-speed")
+    assert r.code == 1
+    mark, result = row(r.out, "NaN in x")
+    assert mark == "✗"
+    assert result.startswith("reference raises ValueError (") and "yours returned array (2, 3) float64" in result
+    assert row(r.out, "+inf in x")[0] == "✗"
+    assert row(r.out, "a slice entirely -inf")[0] == "✓"
+
+
+def test_an_extra_error_is_a_row(sandbox, wrong):
+    sandbox.write_kata("softmax", wrong("softmax", "rejects_minus_inf"))
+    r = sandbox.run("compare", "softmax", "--no-speed")
+    assert r.code == 1
+    mark, result = row(r.out, "-inf logits (masked)")
+    assert mark == "✗"
+    assert result.startswith("yours raised ValueError: x must be finite")
+    assert "the reference returned an array of shape (2, 3)" in result
+
+
+def test_the_wrong_exception_type_names_type_and_line(sandbox, wrong):
+    sandbox.write_kata("softmax", wrong("softmax", "index_error_for_bad_axis"))
+    r = sandbox.run("compare", "softmax", "--no-speed")
+    assert r.code == 1
+    mark, result = row(r.out, "axis=2 out of range for 2-D")
+    assert mark == "✗"
+    assert "yours raised IndexError: tuple index out of range (line 9 of softmax.py)" in result
+
+
+def test_a_wrong_dtype_and_a_modified_input_disagree(sandbox, wrong):
+    r = sandbox.run("compare", "softmax", "--no-speed", "--file", str(wrong("softmax", "keeps_input_dtype")))
+    assert r.code == 1
+    mark, result = row(r.out, "float32 input (computed in float64)")
+    assert mark == "✗" and result.startswith("dtype float32, not float64")
+    r = sandbox.run("compare", "softmax", "--no-speed", "--file", str(wrong("softmax", "modifies_input")))
+    assert r.code == 1
+    assert "yours modified its input `x` in place" in row(r.out, "2-D, axis=-1")[1]
+
+
+# -- bad files: rows, never crashes ---------------------------------------------------------
+
+
+def test_a_file_that_cannot_import_is_one_clear_row(sandbox):
+    sandbox.write_kata("softmax", "import numpy as np\n\ndef softmax(x, axis=-1)\n    return x\n")
+    r = sandbox.run("compare", "softmax", "--no-speed")
+    assert r.code == 1, r.out + r.err
+    rows = result_rows(r.out)
+    assert len(rows) == 1 and rows[0][1] == "(every case)"
+    assert "cannot be imported: softmax.py has a syntax error at line 3" in rows[0][2]
+    assert "Traceback" not in r.out + r.err
+    assert "yours: nothing to draw" in section(r.out, 2)
+    assert "skipped: katas/softmax.py cannot be imported" in section(r.out, 3)
+
+
+def test_the_untouched_stub_is_not_started(sandbox):
+    r = sandbox.run("compare", "softmax", "--no-speed")
+    assert r.code == 1
+    assert "Not started: softmax() still raises NotImplementedError" in r.out
+
+
+def test_a_hang_is_bounded_by_the_timeout(sandbox, wrong):
+    sandbox.write_kata("softmax", wrong("softmax", "hangs_on_long_slices"))
+    start = time.monotonic()
+    r = sandbox.run("compare", "softmax", "--timeout", "0.5", timeout=60)
+    took = time.monotonic() - start
+    assert r.code == 1, r.out + r.err
+    assert took < 20, f"a hanging kata kept dojo compare busy for {took:.1f} s"
+    assert "yours did not return within 0.5 s" in row(r.out, "2-D, axis=-1")[1]
+    assert any(result.startswith("not run: yours already timed out") for _, _, result in result_rows(r.out))
+    assert row(r.out, "1-D logits")[0] == "✓"  # short slices still run
+    assert "skipped: yours disagrees" in section(r.out, 3)
+
+
+def test_exits_crashes_and_prints_become_rows(sandbox):
+    sandbox.write_kata("softmax", MISBEHAVING_SOFTMAX)
+    r = sandbox.run("compare", "softmax", "--no-speed")
+    assert r.code == 1, r.out + r.err
+    assert "yours crashed the process running it (exit code 7)" in row(r.out, "3-D, axis=1")[1]
+    assert "yours raised SystemExit: 1" in row(r.out, "0-d input (a scalar)")[1]
+    assert row(r.out, "2-D, axis=0")[0] == "✓"  # the next case gets a fresh worker
+    assert "debugging output" not in r.out + r.err
+
+
+# -- attention maps -------------------------------------------------------------------------
+
+
+def test_a_future_leak_is_visible_in_the_map_and_the_png(sandbox, tmp_path):
+    sandbox.write_kata("causal_self_attention", LEAKING_CAUSAL)
+    png = tmp_path / "maps.png"
+    r = sandbox.run("compare", "causal_self_attention", "--no-speed", "--png", str(png))
+    assert r.code == 1, r.out + r.err
+    ref, yours = map_panels(r.out)
+    assert len(ref) == len(yours) == 6
+    for i in range(6):
+        ref_cells, your_cells = cells(ref[i]), cells(yours[i])
+        for j in range(i + 1, 6):
+            assert ref_cells[j] == "· ", f"reference ({i}, {j}) should be exactly 0"
+            assert your_cells[j][0] != "·" and your_cells[j][1] == "×", f"the leak at ({i}, {j}) must show"
+    assert "yours puts weight on 15 cells that must be exactly 0" in r.out
+    assert "a future leak" in r.out
+
+    width, height, rows = read_png(png)
+    assert (width, height) == (2 * MARGIN + 12 * CELL + GAP, MARGIN + LABEL + 6 * CELL + MARGIN)
+    right = MARGIN + 6 * CELL + GAP
+    top = MARGIN + LABEL
+    # cell (0, 5) of yours leaks: outlined in red; the same cell of the reference is not
+    assert pixel(rows, right + 5 * CELL, top) == RED
+    assert pixel(rows, MARGIN + 5 * CELL, top) != RED
+    # the last row has no future to leak: it agrees, no outline
+    assert pixel(rows, right + 2 * CELL + CELL // 2, top + 5 * CELL) != RED
+
+
+def test_a_softmax_over_the_wrong_axis_is_called_out(sandbox):
+    sandbox.write_kata("masked_attention", QUERY_AXIS_SOFTMAX)
+    r = sandbox.run("compare", "masked_attention", "--no-speed")
+    assert r.code == 1
+    assert "your columns sum to 1, not your rows: the softmax runs over the wrong axis" in section(r.out, 2)
+    _, yours = map_panels(r.out)
+    assert "×" in yours[0]
+
+
+def test_multihead_draws_one_pair_per_head(sandbox):
+    sandbox.write_kata("multihead_attention", REPO / "solutions" / "multihead_attention.py")
+    r = sandbox.run("compare", "multihead_attention", "--no-speed")
+    assert r.code == 0, r.out + r.err
+    for h in range(2):
+        ref, yours = map_panels(r.out, f"head {h} weights")
+        assert ref == yours and len(ref) == 6
+
+
+def test_colour_maps_use_256_colour_cells():
+    ref = np.tril(np.full((3, 3), 0.5))
+    yours = np.full((3, 3), 0.5)
+    differ = ref != yours
+    lines = terminal_lines([Map("weights", ref, yours, differ)], colour=True)
+    text = "\n".join(lines)
+    assert "\033[48;5;" in text and "×" in text
+    plain = "\n".join(terminal_lines([Map("weights", ref, yours, differ)], colour=False))
+    assert "\033[" not in plain and "▒×" in plain and "· " in plain
+
+
+def test_png_size_matches_what_is_drawn():
+    maps = [Map("a", np.eye(4), np.eye(4), np.zeros((4, 4), bool)), Map("b", np.eye(3), None, None)]
+    data = render_png(maps)
+    width, height = struct.unpack(">II", data[16:24])
+    assert (width, height) == png_size(maps)
+
+
+# -- speed ----------------------------------------------------------------------------------
+
+
+def test_a_slow_implementation_is_flagged(sandbox, tmp_path):
+    sandbox.write_kata("softmax", SLOW_SOFTMAX)
+    report = tmp_path / "compare.json"
+    r = sandbox.run("compare", "softmax", "--sizes", "64,128", "--json", str(report), timeout=120)
+    assert r.code == 0, r.out + r.err
+    speed = section(r.out, 3)
+    assert "n = 64 and 128" in speed and "Threads:" in speed
+    for name in ("reference", "yours", "torch"):
+        assert re.search(rf"^{name} +\S", speed, re.M), speed
+    assert "time grows like" in speed and "n^" in speed
+    assert re.search(r"Yours is [\d.]+× slower than the reference at n=128", speed), speed
+    data = json.loads(report.read_text())
+    rows = data["speed"]["rows"]
+    assert rows["yours"]["ratio"] > 3
+    assert rows["reference"]["peak_bytes"] > 64 * 64 * 8
+    assert data["speed"]["threads"]["torch"] == data["speed"]["threads"]["numpy"]
+
+
+def test_speed_is_skipped_for_a_wrong_answer_without_importing_torch(sandbox, wrong):
+    sandbox.write_kata("softmax", wrong("softmax", "no_keepdims"))
+    r = sandbox.run("compare", "softmax")
+    assert r.code == 1
+    assert "skipped: yours disagrees with the reference on" in section(r.out, 3)
+    assert "timing" not in section(r.out, 3)
+
+
+# -- code: the reveal policy ----------------------------------------------------------------
+
+
+def state(sandbox) -> dict:
+    path = sandbox.state / "state.json"
+    return json.loads(path.read_text())["katas"].get("softmax", {}) if path.exists() else {}
+
+
+def test_the_diff_is_locked_until_the_kata_passes_or_is_revealed(sandbox):
+    sandbox.write_kata("softmax", RIGHT / "softmax" / "logsumexp.py")
+    r = sandbox.run("compare", "softmax", "--no-speed")
+    code = section(r.out, 4)
+    assert "Locked until katas/softmax.py passes `dojo test softmax`" in code
+    assert "--reveal" in code and "@@" not in code and "+++" not in code
+    assert not state(sandbox).get("revealed") and not state(sandbox).get("gave_up")
+
+    r = sandbox.run("compare", "softmax", "--no-speed", "--reveal")
+    code = section(r.out, 4)
+    assert "--- solutions/softmax.py (reference)" in code and "+++ katas/softmax.py (yours)" in code
+    assert "+    lse = m + np.log(np.sum(np.exp(x - m), axis=axis, keepdims=True))" in code
+    assert "recorded in your progress as a give-up" in code
+    entry = state(sandbox)
+    assert entry["revealed"] is True and entry["gave_up"] is True and entry["solved"] is False
+
+
+def test_a_solved_kata_shows_the_diff_without_a_give_up(sandbox):
+    sandbox.write_kata("softmax", RIGHT / "softmax" / "row_loop.py")
+    store = Store(Env(root=sandbox.root, state_dir=sandbox.state))
+    store.kata("softmax")["solved"] = True
+    store.save()
+    r = sandbox.run("compare", "softmax", "--no-speed")
+    assert r.code == 0
+    assert "+class SoftmaxInputError(ValueError):" in section(r.out, 4)
+    entry = state(sandbox)
+    assert entry["revealed"] is True and entry["gave_up"] is False
+
+
+# -- JSON and exit codes --------------------------------------------------------------------
+
+
+def _no_nan(name):
+    raise AssertionError(f"the JSON holds {name}, which is not JSON")
+
+
+def test_json_holds_the_whole_comparison(sandbox, wrong, tmp_path):
+    sandbox.write_kata("softmax", wrong("softmax", "global_max_shift"))
+    report = tmp_path / "out.json"
+    r = sandbox.run("compare", "softmax", "--no-speed", "--json", str(report))
+    assert r.code == 1
+    data = json.loads(report.read_text(), parse_constant=_no_nan)
+    assert data["kata"] == "softmax" and data["agree"] is False and data["diff_shown"] is False
+    assert data["tolerance"] == {"rtol": 1e-9, "atol": 1e-12, "atol_scaled_by": "max(1, max |reference|)"}
+    cases = {c["case"]: c for c in data["cases"]}
+    assert len(cases) == len(BATTERIES["softmax"].cases)
+    mixed = cases["mixed scales: rows 1e4 apart"]
+    assert mixed["agree"] is False and mixed["diffs"]["softmax(x)"]["nan"] == 15
+    assert mixed["yours"]["status"] == "returned" and mixed["reference"]["status"] == "returned"
+    assert cases["NaN in x"]["yours"] == {
+        "status": "raised", "type": "ValueError", "message": "NaN or +inf", "value_error": True,
+        "line": 10,  # where in the candidate's file it was raised
+    }
+    (m,) = data["maps"]
+    assert len(m["reference"]) == 6 and m["yours"][0][0] is None  # NaN is null
+    assert any(any(row) for row in m["differ"])
+    assert data["speed"]["skipped"].startswith("skipped: yours disagrees with the reference on")
+
+
+def test_usage_errors_exit_2(sandbox, tmp_path):
+    assert sandbox.run("compare", "softmaks").code == 2
+    assert sandbox.run("compare", "softmax", "--file", "nowhere.py").code == 2
+    assert sandbox.run("compare", "softmax", "--timeout", "0").code == 2
+    r = sandbox.run("compare", "softmax", "--png", str(tmp_path / "no" / "such" / "dir.png"))
+    assert r.code == 2 and "does not exist" in r.err
+
+
+# -- the batteries themselves ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kata", [k.module for k in registry.KATAS])
+def test_every_kata_has_a_battery_whose_error_cases_are_the_reference_errors(kata):
+    battery = BATTERIES[kata]
+    names = [c.name for c in battery.cases]
+    assert len(names) == len(set(names)), "case names must be unique"
+    assert {c.kind for c in battery.cases} == {"edge", "random", "error"}
+    k = registry.get(kata)
+    reference = load_kata(k.solution_path, k.function)
+    for case in battery.cases:
+        a, b = battery.inputs(case), battery.inputs(case)
+        for key in a:  # deterministic
+            x, y = np.asarray(a[key]), np.asarray(b[key])
+            assert np.array_equal(x, y, equal_nan=x.dtype.kind == "f"), (case.name, key)
+        try:
+            reference(**a)
+            raised = False
+        except ValueError:
+            raised = True
+        assert raised == (case.kind == "error"), f"{kata}: {case.name}"
+    panels = battery.panels(battery.map_inputs())
+    result = reference(**battery.map_inputs())
+    outputs = [result] if battery.single else list(result)
+    for panel in panels:
+        matrix = outputs[panel.index[0]][tuple(panel.index[1:])] if len(panel.index) > 1 else outputs[panel.index[0]]
+        assert matrix.ndim == 2 and np.all(matrix[panel.blocked] == 0)
