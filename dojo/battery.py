@@ -289,10 +289,13 @@ MASKED_ATTENTION = Battery(
         Case("one query, one key", _attn(1, 1, 1, 1)),
         Case("large scores (~1e4)", _attn(3, 4, 4, 2, scale=100.0)),
         Case("mixed scales: query rows 1e6 apart", _mixed_queries),
+        Case("causal mask, scores above 1e9 (blocked must stay exactly 0)", _attn(4, 4, 2, 3, scale=1e5, mask="causal")),
+        Case("float32 inputs (computed in float64)",
+             lambda r: {a: x.astype(np.float32) for a, x in _attn(3, 4, 3, 2)(r).items()}),
         Case("nested-list inputs", lambda r: {a: normal(r, s).tolist() for a, s in zip("qkv", [(2, 3), (4, 3), (4, 2)])}),
         Case("integer inputs", lambda r: {a: np.round(normal(r, s, 3.0)).astype(np.int64) for a, s in zip("qkv", [(2, 3), (3, 3), (3, 2)])}),
         *(_attn_random(i) for i in range(8)),
-        Case("q is 1-D", _attn_error(q=lambda kw: kw["q"][0]), "error"),
+        Case("q is 1-D (no mask)", _attn_error(q=lambda kw: kw["q"][0], mask=None), "error"),
         Case("k is 3-D", _attn_error(k=lambda kw: kw["k"][None]), "error"),
         Case("q has no rows", _attn_error(q=np.zeros((0, 2)), mask=None), "error"),
         Case("d_k = 0", _attn_error(q=np.zeros((3, 0)), k=np.zeros((4, 0))), "error"),
@@ -383,6 +386,9 @@ CAUSAL_SELF_ATTENTION = Battery(
         Case("d_k = 1", _causal(5, 4, 1, 3)),
         Case("a long sequence (n=16)", _causal(16, 4, 3, 2)),
         Case("large scores (~1e4)", _causal(4, 3, 3, 2, scale=60.0)),
+        Case("scores above 1e9 (the future must stay exactly 0)", _causal(4, 3, 2, 2, scale=1e5)),
+        Case("float32 inputs (computed in float64)",
+             lambda r: {a: x.astype(np.float32) for a, x in _causal(4, 3, 2, 3)(r).items()}),
         Case("identical positions", _repeated_positions),
         Case("nested-list inputs", lambda r: {k: v.tolist() for k, v in _causal(3, 2, 2, 2)(r).items()}),
         *(_causal_random(i) for i in range(8)),
@@ -414,7 +420,7 @@ CAUSAL_SELF_ATTENTION = Battery(
 # -- multihead_attention --------------------------------------------------------------------
 
 
-def _mha(n, d_model, h, d_k, d_v, d_out, causal=False, scale=1.0, heads=None):
+def _mha(n, d_model, h, d_k, d_v, d_out, causal=False, scale=1.0):
     def build(rng):
         return {
             "x": normal(rng, (n, d_model), scale),
@@ -422,7 +428,7 @@ def _mha(n, d_model, h, d_k, d_v, d_out, causal=False, scale=1.0, heads=None):
             "w_k": normal(rng, (d_model, h * d_k)),
             "w_v": normal(rng, (d_model, h * d_v)),
             "w_o": normal(rng, (h * d_v, d_out)),
-            "num_heads": h if heads is None else heads(h),
+            "num_heads": h,
             "causal": causal,
         }
 
@@ -476,9 +482,12 @@ MULTIHEAD_ATTENTION = Battery(
         Case("causal, one head", _mha(4, 3, 1, 2, 3, 2, causal=True)),
         Case("d_k != d_v != d_model, d_out differs", _mha(4, 5, 3, 2, 4, 3)),
         Case("a single position (n=1), causal", _mha(1, 3, 2, 2, 2, 2, causal=True)),
-        Case("num_heads as numpy.int64", _mha(3, 4, 2, 2, 3, 2, heads=np.int64)),
         Case("causal given as numpy.bool_", lambda r: {**_mha(4, 3, 2, 2, 2, 3)(r), "causal": np.bool_(True)}),
         Case("large scores (~1e4)", _mha(3, 4, 2, 3, 2, 2, scale=40.0)),
+        Case("causal, scores above 1e9 (the future must stay exactly 0)", _mha(4, 3, 2, 2, 2, 3, causal=True, scale=1e5)),
+        Case("float32 inputs (computed in float64)",
+             lambda r: {k: (v.astype(np.float32) if isinstance(v, np.ndarray) else v)
+                        for k, v in _mha(3, 4, 2, 2, 3, 2)(r).items()}),
         Case("nested-list inputs", lambda r: {k: (v.tolist() if isinstance(v, np.ndarray) else v)
                                               for k, v in _mha(3, 4, 2, 2, 2, 3)(r).items()}),
         *(_mha_random(i) for i in range(8)),
@@ -491,6 +500,7 @@ MULTIHEAD_ATTENTION = Battery(
         Case("w_o has the wrong row count", _mha_error(w_o=lambda kw: kw["w_o"][:3]), "error"),
         Case("x is 1-D", _mha_error(x=lambda kw: kw["x"][0]), "error"),
         Case("x has no positions", _mha_error(x=np.zeros((0, 5))), "error"),
+        Case("w_o has no columns (d_out = 0)", _mha_error(w_o=lambda kw: kw["w_o"][:, :0]), "error"),
         Case("w_k has the wrong row count", _mha_error(w_k=lambda kw: kw["w_k"][:4]), "error"),
         Case("NaN in x", _mha_error(x=lambda kw: _set(kw["x"], (1, 1), np.nan)), "error"),
         Case("+inf in w_o", _mha_error(w_o=lambda kw: _set(kw["w_o"], (0, 2), np.inf)), "error"),

@@ -495,3 +495,48 @@ def test_every_kata_has_a_battery_whose_error_cases_are_the_reference_errors(kat
     for panel in panels:
         matrix = outputs[panel.index[0]][tuple(panel.index[1:])] if len(panel.index) > 1 else outputs[panel.index[0]]
         assert matrix.ndim == 2 and np.all(matrix[panel.blocked] == 0)
+
+
+def _implementations(kind: str):
+    return [
+        pytest.param(k.module, path, id=f"{k.module}/{path.stem}")
+        for k in registry.KATAS
+        for path in sorted((REPO / "tests" / "meta" / kind / k.module).glob("*.py"))
+    ]
+
+
+def _agreement(kata: str, path: Path, stop_at_first_disagreement: bool) -> list[tuple[str, bool, str]]:
+    """(case, agree, row text) for ``path`` against the reference, in-process (trusted files only)."""
+    from dojo.compare import compare_case
+    from dojo.isolate import Outcome, call_here
+    from dojo.loader import KataTimeout, time_limit
+
+    battery = BATTERIES[kata]
+    k = registry.get(kata)
+    reference = load_kata(k.solution_path, k.function)
+    candidate = load_kata(path, k.function)
+    rows = []
+    for case in battery.cases:
+        ref = call_here(reference, battery.inputs(case))
+        try:
+            with time_limit(0.5):
+                mine = call_here(candidate, battery.inputs(case), path)
+        except KataTimeout:
+            mine = Outcome("timeout", seconds=0.5)
+        agree, text, _ = compare_case(ref, mine, battery, path.name)
+        rows.append((case.name, agree, text))
+        if stop_at_first_disagreement and not agree:
+            break
+    return rows
+
+
+@pytest.mark.parametrize("kata, path", _implementations("wrong"))
+def test_the_battery_tells_every_known_wrong_implementation_apart(kata, path):
+    rows = _agreement(kata, path, stop_at_first_disagreement=True)
+    assert not rows[-1][1], f"every case of {kata}'s battery agrees with {path.name}: add a case that shows its bug"
+
+
+@pytest.mark.parametrize("kata, path", _implementations("right"))
+def test_the_battery_agrees_with_every_known_right_implementation(kata, path):
+    bad = [(name, text) for name, agree, text in _agreement(kata, path, False) if not agree]
+    assert not bad, f"{path.name} is right, yet these cases disagree: {bad}"
