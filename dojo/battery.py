@@ -259,8 +259,10 @@ def _attn_error(**changes):
 
 def _attn_map_inputs() -> dict:
     rng = np.random.default_rng(11)
-    q, k, v = _qkv(rng, 6, 6, 4, 3, 1.2)
-    return {"q": q, "k": k, "v": v, "mask": np.tril(np.ones((6, 6), dtype=bool))}
+    q, k, v = _qkv(rng, 6, 7, 4, 3, 1.2)
+    # causal over the first 6 keys; key 6 is padding no query may see. Every row of the
+    # inverted mask still has an allowed key, so a True-means-blocked mix-up draws a map too.
+    return {"q": q, "k": k, "v": v, "mask": np.tril(np.ones((6, 7), dtype=bool))}
 
 
 def _torch_masked(torch, kw):
@@ -310,10 +312,10 @@ MASKED_ATTENTION = Battery(
         Case("a query row with no allowed key", _attn_error(mask=lambda kw: _set(kw["mask"], 1, False)), "error"),
         Case("scores overflow to inf", _attn_error(q=lambda kw: kw["q"] * 1e160, k=lambda kw: kw["k"] * 1e160), "error"),
     ),
-    map_what="weights for 6 queries × 6 keys with a causal mask (row = query, column = key)",
+    map_what="weights for 6 queries × 7 keys, causal mask, key 6 is padding (row = query, column = key)",
     map_inputs=_attn_map_inputs,
     panels=lambda kw: [Panel("weights", (1,), ~kw["mask"])],
-    blocked_words="weight on keys the mask blocks (above the diagonal here: a future leak)",
+    blocked_words="weight on keys the mask blocks (above the diagonal: a future leak; column 6: padding)",
     speed=Speed(
         what="q, k, v of shape (n, 64), causal mask (n, n)",
         sizes=(256, 512),

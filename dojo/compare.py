@@ -107,6 +107,10 @@ def describe(value, limit: int = 70) -> str:
     return f"{type(value).__name__} {text[:limit]}{'…' if len(text) > limit else ''}"
 
 
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def raised_text(outcome, file_name: str | None = None) -> str:
     text = outcome.error_type + (f": {outcome.message}" if outcome.message else "")
     if len(text) > 110:
@@ -203,6 +207,8 @@ def compare_values(yours_value, ref_value, battery) -> tuple[bool, str, dict]:
             else:
                 parts[i] += f" — first at {where}: yours {f['yours']:.10g}, reference {f['reference']:.10g}"
             break
+    if agree and diffs and all(d["max_abs"] == 0 for d in diffs.values()):
+        return True, "identical", diffs
     return agree, " · ".join(parts), diffs
 
 
@@ -214,7 +220,8 @@ def compare_case(ref, yours, battery, file_name: str) -> tuple[bool, str, dict]:
     def ref_returned() -> str:
         value = ref.value
         if isinstance(value, tuple):
-            return describe(value)
+            shapes = [getattr(v, "shape", "?") for v in value]
+            return " and ".join(f"{name} {shape}" for name, shape in zip(battery.outputs, shapes))
         return f"an array of shape {getattr(value, 'shape', '?')}"
 
     if yours.status == "skipped":
@@ -242,9 +249,9 @@ def compare_case(ref, yours, battery, file_name: str) -> tuple[bool, str, dict]:
         extra = "" if yours.error_type == "ValueError" else f" (yours: {yours.error_type}, a subclass)"
         return True, f"both raise ValueError{extra}", {}
     if yours.returned:
-        return False, f"reference raises ValueError ({ref.message}); yours returned {returned(yours)}", {}
+        return False, f"reference raises ValueError ({clip(ref.message, 60)}); yours returned {returned(yours)}", {}
     if ref.value_error:
-        return False, f"reference raises ValueError ({ref.message}); yours raised {raised_text(yours, file_name)}", {}
+        return False, f"reference raises ValueError ({clip(ref.message, 60)}); yours raised {raised_text(yours, file_name)}", {}
     if yours.status == "raised" and yours.error_type == ref.error_type:
         return True, f"both raise {ref.error_type}", {}
     return False, f"reference raises {raised_text(ref)}; yours raised {raised_text(yours, file_name)}", {}
@@ -344,6 +351,8 @@ def build_maps(battery, ref_fn, yours, timeout: float, file_name: str, yours_bro
         if mine.returned:
             your_outs, problem = split_outputs(mine.value, battery)
             note = problem
+        elif mine.status == "raised":
+            note = f"yours raised {raised_text(mine, file_name)}"
         else:
             agree, text, _ = compare_case(ref, mine, battery, file_name)
             note = text
@@ -388,14 +397,14 @@ def diagnose(title, ref, yours, differ, blocked, blocked_words: str, prefix: boo
             )
     with np.errstate(all="ignore"):
         rows_ok = np.allclose(yours.sum(axis=1), 1.0, atol=1e-6)
-        cols_ok = np.allclose(yours.sum(axis=0), 1.0, atol=1e-6)
-    if not rows_ok and not bad.any():
-        if cols_ok:
-            out.append(f"{lead}your columns sum to 1, not your rows: the softmax runs over the wrong axis "
-                       "(it should normalise over the keys, along each row).")
-        else:
-            sums = yours.sum(axis=1)
-            out.append(f"{lead}your rows sum to {float(sums.min()):.3g}…{float(sums.max()):.3g}, not 1.")
+        finite_cols = np.isfinite(yours).all(axis=0)  # a column of NaN (all blocked) says nothing
+        cols_ok = finite_cols.any() and np.allclose(yours[:, finite_cols].sum(axis=0), 1.0, atol=1e-6)
+    if not rows_ok and cols_ok:
+        out.append(f"{lead}your columns sum to 1, not your rows: the softmax runs over the wrong axis "
+                   "(it should normalise over the keys, along each row).")
+    elif not rows_ok and not bad.any():
+        sums = yours.sum(axis=1)
+        out.append(f"{lead}your rows sum to {float(sums.min()):.3g}…{float(sums.max()):.3g}, not 1.")
     n = int(differ.sum())
     if n and not out:
         out.append(f"{lead}{n} of {differ.size} cells differ from the reference (×).")
