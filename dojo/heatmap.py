@@ -152,7 +152,7 @@ def terminal_lines(maps: list[Map], colour: bool, gap: int = 6) -> list[str]:
 CELL = 16  # pixels per cell, square
 GAP = 32  # between the two panels of a pair
 MARGIN = 16  # around the picture
-LABEL = 20  # the label strip above each pair
+LABEL = 36  # the label strip above each pair: the title, then reference / yours
 PAIR_GAP = 24  # between pairs (e.g. heads)
 FONT_SCALE = 2
 
@@ -260,9 +260,9 @@ def render_png(maps: list[Map]) -> bytes:
         your_n = mp.yours.shape[0] if mp.yours is not None else ref_n
         left_x = MARGIN
         right_x = MARGIN + ref_m * CELL + GAP
-        prefix = f"{mp.title}: " if len(maps) > 1 else ""
-        canvas.text(left_x, y + 2, prefix + "reference")
-        canvas.text(right_x, y + 2, "yours" if mp.yours is not None else "yours: none")
+        canvas.text(left_x, y + 2, mp.title)
+        canvas.text(left_x, y + 20, "reference", DOT)
+        canvas.text(right_x, y + 20, "yours" if mp.yours is not None else "yours: none", DOT)
         top = y + LABEL
         _draw_matrix(canvas, left_x, top, mp.reference, None)
         if mp.yours is not None:
