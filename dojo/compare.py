@@ -556,6 +556,11 @@ def speed_notes(result: dict, sizes) -> list[tuple[str, str]]:
                                 "peak memory: extra copies of the big arrays?"))
     if not notes and ratio:
         notes.append(("green", f"Yours runs at {ratio:.2f}× the reference's time: fine."))
+    odd = [f"{name} n^{row['growth']:.1f}" for name, row in result["rows"].items()
+           if row.get("growth") is not None and not 0.5 <= row["growth"] <= 4.0]
+    if odd:
+        notes.append(("dim", f"Some timings look noisy ({', '.join(odd)}): is the machine busy? "
+                              "Run again for steadier numbers."))
     return notes
 
 
@@ -572,8 +577,9 @@ def speed_section(env: Env, speed: dict) -> list[str]:
             name,
             human_time(row["seconds"].get(small)),
             human_time(row["seconds"].get(big)),
-            f"{ratio:.2f}×" if ratio else "—",
-            human_bytes(row.get("peak_bytes")) if name != "torch" else "— (not traced)",
+            (f"{ratio:.2f}×" if ratio < 10 else f"{ratio:.0f}×") if ratio else "—",
+            "— (not traced)" if name == "torch" else (
+                human_bytes(row["peak_bytes"]) if row.get("peak_bytes") is not None else "— (too slow to trace)"),
             f"n^{row['growth']:.1f}" if row.get("growth") is not None else (row.get("problem") or "—"),
         ])
     lines += table(cells, ["", f"n={small}", f"n={big}", "vs reference", f"peak memory (n={big})", "time grows like"])
