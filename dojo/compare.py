@@ -546,7 +546,8 @@ def speed_notes(result: dict, sizes) -> list[tuple[str, str]]:
     ratio = mine.get("ratio") or mine.get("ratio_small")
     at = big if mine.get("ratio") else small
     if ratio and ratio >= SLOWER:
-        notes.append(("yellow", f"Yours is {ratio:.1f}× slower than the reference at n={at}. "
+        times = f"{ratio:.1f}×" if ratio < 10 else f"{ratio:.0f}×"
+        notes.append(("yellow", f"Yours is {times} slower than the reference at n={at}. "
                                 "Look for a Python loop over rows or entries, or work repeated per call."))
     if mine.get("growth") is not None and ref.get("growth") is not None and mine["growth"] > ref["growth"] + 0.5:
         notes.append(("yellow", f"Yours grows like n^{mine['growth']:.1f}, the reference like n^{ref['growth']:.1f}: "
