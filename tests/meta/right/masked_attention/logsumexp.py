@@ -1,36 +1,34 @@
-"""Log-space softmax: weights = exp(s - logsumexp(s)), with -inf for blocked scores."""
+"""Log-space softmax, weights = exp(s - logsumexp(s)); validates the mask before the values,
+and detects an overflowing score by the NaN it leaves (inf - inf) instead of checking first."""
 import numpy as np
 
 
 def scaled_dot_product_attention(q, k, v, mask=None):
-    q = np.asarray(q, dtype=np.float64)
-    k = np.asarray(k, dtype=np.float64)
-    v = np.asarray(v, dtype=np.float64)
-    for name, a in zip("qkv", (q, k, v)):
-        if a.ndim != 2:
-            raise ValueError(f"{name} should be 2-D")
-        if 0 in a.shape:
-            raise ValueError(f"{name} is empty")
-        if not np.all(np.isfinite(a)):
-            raise ValueError(f"{name} is not finite")
-    if q.shape[1] != k.shape[1] or k.shape[0] != v.shape[0]:
-        raise ValueError("incompatible shapes")
-    n, m = q.shape[0], k.shape[0]
+    q, k, v = np.asarray(q, float), np.asarray(k, float), np.asarray(v, float)
+    if not (q.ndim == k.ndim == v.ndim == 2):
+        raise ValueError("q, k, v must be matrices")
+    if not (q.size and k.size and v.size):
+        raise ValueError("empty input")
+    n, d_k = q.shape
+    m = k.shape[0]
+    if k.shape[1] != d_k or v.shape[0] != m:
+        raise ValueError(f"shapes do not line up: q {q.shape}, k {k.shape}, v {v.shape}")
     if mask is not None:
-        mask = np.asarray(mask)
-        if mask.dtype != np.bool_:
-            raise ValueError("mask dtype must be bool")
-        if mask.shape != (n, m):
-            raise ValueError("mask shape must be (n, m)")
-    allowed = np.ones((n, m), bool) if mask is None else mask
-    if (~allowed).all(axis=1).any():
-        raise ValueError("fully masked query")
+        if np.asarray(mask).dtype != bool:
+            raise ValueError("mask must be bool")
+        if np.shape(mask) != (n, m):
+            raise ValueError("bad mask shape")
+        if not np.asarray(mask).any(axis=1).all():
+            raise ValueError("empty mask row")
+    if not all(np.isfinite(a).all() for a in (q, k, v)):
+        raise ValueError("NaN/inf input")
     with np.errstate(over="ignore", invalid="ignore"):
-        logits = (q / np.sqrt(q.shape[1])) @ k.T
-    if not np.isfinite(logits[allowed]).all():
-        raise ValueError("overflow in the scores")
-    logits = np.where(allowed, logits, -np.inf)
-    top = logits.max(axis=1, keepdims=True)
-    lse = top + np.log(np.exp(logits - top).sum(axis=1, keepdims=True))
-    weights = np.exp(logits - lse)
+        logits = (q / np.sqrt(d_k)) @ k.T
+        if mask is not None:
+            logits = np.where(mask, logits, -np.inf)
+        top = logits.max(axis=1, keepdims=True)
+        lse = top + np.log(np.exp(logits - top).sum(axis=1, keepdims=True))  # NaN on overflow
+        weights = np.exp(logits - lse)
+    if np.isnan(weights).any():
+        raise ValueError("a score overflowed (the softmax produced NaN)")
     return weights @ v, weights

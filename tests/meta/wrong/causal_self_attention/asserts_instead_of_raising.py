@@ -1,0 +1,23 @@
+"""Checks the contract with assert, so bad input raises AssertionError, not ValueError."""
+import numpy as np
+
+
+def causal_self_attention(x, w_q, w_k, w_v):
+    x, w_q, w_k, w_v = (np.asarray(a, dtype=np.float64) for a in (x, w_q, w_k, w_v))
+    for name, a in (("x", x), ("w_q", w_q), ("w_k", w_k), ("w_v", w_v)):
+        assert a.ndim == 2 and 0 not in a.shape, f"{name} must be 2-D with no empty dimension"
+        assert np.isfinite(a).all(), f"{name} contains NaN or inf"
+    n, d_model = x.shape
+    for name, w in (("w_q", w_q), ("w_k", w_k), ("w_v", w_v)):
+        assert w.shape[0] == d_model, f"{name} must have d_model rows"
+    assert w_q.shape[1] == w_k.shape[1], "w_q and w_k must have the same width"
+    d_k = w_q.shape[1]
+    with np.errstate(over="ignore", invalid="ignore"):
+        q, k, v = x @ w_q, x @ w_k, x @ w_v
+        scores = q @ k.T / np.sqrt(d_k)
+    allowed = np.tril(np.ones((n, n), dtype=bool))
+    assert np.isfinite(scores[allowed]).all(), "an allowed score overflowed to inf"
+    scores = np.where(allowed, scores, -np.inf)
+    weights = np.exp(scores - scores.max(axis=1, keepdims=True))
+    weights /= weights.sum(axis=1, keepdims=True)
+    return weights @ v, weights

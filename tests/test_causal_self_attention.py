@@ -1,0 +1,434 @@
+"""The judge for katas/causal_self_attention.py: causal_self_attention(x, w_q, w_k, w_v).
+
+Shapes throughout: x (n, d_model), w_q and w_k (d_model, d_k), w_v (d_model, d_v);
+out (n, d_v), weights (n, n). Valid inputs draw n, d_model, d_k and d_v all different, so a
+scale by sqrt(d_model) instead of sqrt(d_k), or forgetting w_v, changes the answer.
+
+Every bad input below breaks exactly one rule of the contract, so whichever check a candidate
+runs first, a ValueError is the only right answer. Left open by the contract and therefore
+never tested: what happens when only a blocked (future) score overflows, and the wording of
+messages.
+"""
+
+import numpy as np
+from hypothesis import example, strategies as st
+
+from tests import oracle
+from tests import strategies as S
+from tests.judge import KataMismatch, check_close, check_pair, check_that, expect_value_error, prop, show
+
+FUNCTION = "causal_self_attention"
+NAMES = ("x", "w_q", "w_k", "w_v")
+
+
+def PROBE():
+    return {
+        "x": np.array([[1.0, 0.0], [0.0, 1.0]]),
+        "w_q": np.eye(2),
+        "w_k": np.eye(2),
+        "w_v": np.eye(2),
+    }
+
+
+def run(kata, x, w_q, w_k, w_v):
+    """Call the candidate on a valid input; check it returns (out, weights), float64, of shapes
+    (n, d_v) and (n, n), with no NaN or inf."""
+    n, d_v = np.shape(x)[0], np.shape(w_v)[1]
+    out, weights = check_pair(kata(x=x, w_q=w_q, w_k=w_k, w_v=w_v), FUNCTION, (n, d_v), (n, n))
+    return check_finite(out, weights)
+
+
+def check_finite(out, weights):
+    """A valid input has a finite answer: NaN or inf in it is a bug, whatever else is compared."""
+    for what, a in (("weights", weights), ("out", out)):
+        bad = np.argwhere(~np.isfinite(a))
+        if bad.size:
+            index = tuple(int(i) for i in bad[0])
+            check_that(
+                False,
+                f"{what}{list(index)} is {a[index]} although the input is valid and every score "
+                f"that takes part in the softmax is finite.\n"
+                f"  NaN usually means exp() overflowed (subtract each row's max first) or a row "
+                f"was 0/0.\n  {what}: {show(a)}",
+            )
+    return out, weights
+
+
+def check_close_or_explain(got, want, what: str, why):
+    """check_close, building the explanation ``why()`` only when it fails (show() is slow)."""
+    try:
+        check_close(got, want, what)
+    except KataMismatch:
+        check_close(got, want, what, why())
+
+
+def sizes(case) -> str:
+    """The dimensions of a case, named, for failure messages."""
+    (n, d_model), d_k, d_v = np.shape(case["x"]), np.shape(case["w_q"])[1], np.shape(case["w_v"])[1]
+    return f"(n={n} positions, d_model={d_model}, d_k={d_k}, d_v={d_v})"
+
+
+def expected(case):
+    return oracle.causal_self_attention(case["x"], case["w_q"], case["w_k"], case["w_v"])
+
+
+# -- Strategies ------------------------------------------------------------------------------
+# Each example draws a few small choices and one seed; the arrays come from the seed through
+# NumPy (tests/strategies.py: S.rng_for, S.normal). Nested strategies are not built per
+# example: Hypothesis validates every new strategy object, which would dominate the run time.
+
+DIMS = S.distinct_dims(4)  # n, d_model, d_k, d_v
+KINDS = st.sampled_from(["ordinary", "large"])
+BOOLEANS = st.booleans()
+
+
+def draw_sequence(draw, kind=None, min_len=1):
+    """Valid inputs {x, w_q, w_k, w_v} and the generator that made them (for further choices).
+
+    n, d_model, d_k, d_v are pairwise different. ``kind``: "ordinary" (entries of size 0.3 to
+    10, drawn per array) or "large" (x, w_q and w_k entries ~10, so scores are ~1e4 and
+    exp() overflows without the max shift). ``min_len``: at least this many positions.
+    """
+    dims = list(draw(DIMS))
+    if dims[0] < min_len:  # n is too small: swap it with the largest of the other sizes
+        other = max((1, 2, 3), key=lambda i: dims[i])
+        dims[0], dims[other] = dims[other], dims[0]
+    n, d_model, d_k, d_v = dims
+    kind = kind or draw(KINDS)
+    if kind == "large":
+        scales = (10.0, 10.0, 10.0, draw(S.SCALES))
+    else:
+        scales = tuple(draw(S.SCALES) for _ in NAMES)
+    rng = S.rng_for(draw(S.SEEDS))
+    shapes = ((n, d_model), (d_model, d_k), (d_model, d_k), (d_model, d_v))
+    case = {name: S.normal(rng, shape, scale) for name, shape, scale in zip(NAMES, shapes, scales)}
+    return case, rng
+
+
+@st.composite
+def sequences(draw, kind=None, min_len=1):
+    """Valid inputs {x, w_q, w_k, w_v} (see draw_sequence)."""
+    return draw_sequence(draw, kind, min_len)[0]
+
+
+# -- Properties of a correct answer -------------------------------------------------------
+
+
+@prop(case=sequences())
+@example(
+    case={
+        "x": np.array([[1.0, 0.0], [0.5, -1.0], [2.0, 1.0]]),
+        "w_q": np.array([[1.0, 0.5, 0.0], [0.0, 1.0, -1.0]]),
+        "w_k": np.array([[0.5, 1.0, 1.0], [1.0, 0.0, 2.0]]),
+        "w_v": np.array([[1.0, 2.0, 0.0, -1.0], [0.0, 1.0, 3.0, 0.5]]),
+    }
+)
+def test_matches_torch_causal_self_attention(kata, case):
+    """Matches torch (projections, then scaled_dot_product_attention with is_causal=True), for ordinary and large (~1e4) scores"""
+    out, weights = run(kata, **case)
+    want_out, want_weights = expected(case)
+    check_close(
+        weights,
+        want_weights,
+        "weights",
+        f"weights = softmax over the keys of Q Kᵀ / sqrt(d_k) with Q = x w_q, K = x w_k, entries "
+        f"above the diagonal set to -inf first {sizes(case)}.",
+    )
+    check_close(out, want_out, "out", f"out = weights V with V = x w_v {sizes(case)}.")
+
+
+@prop(case=sequences())
+def test_weights_are_lower_triangular_and_rows_sum_to_one(kata, case):
+    """Position i puts weight only on positions j <= i (exactly 0 above the diagonal), and each row sums to 1"""
+    out, weights = run(kata, **case)
+    n = weights.shape[0]
+    future = np.triu(np.ones((n, n), dtype=bool), k=1)
+    leaked = np.argwhere(future & (weights != 0.0))
+    if leaked.size:
+        i, j = (int(x) for x in leaked[0])
+        check_that(
+            False,
+            f"weights[{i}, {j}] must be exactly 0.0: position {i} may not look at the later "
+            f"position {j}, but it is {float(weights[i, j])!r}.\n"
+            f"  Set the scores above the diagonal (j > i) to -inf before the softmax.\n"
+            f"  weights: {show(weights)}",
+        )
+    if not np.all((weights >= 0.0) & (weights <= 1.0)):
+        check_that(
+            False,
+            f"attention weights must lie in [0, 1]; got min {float(np.min(weights))!r}, "
+            f"max {float(np.max(weights))!r}\n  weights: {show(weights)}",
+        )
+    check_close(
+        weights.sum(axis=1),
+        np.ones(n),
+        "the row sums of weights",
+        "Row i holds position i's weights over positions 0..i and must sum to 1 (softmax over "
+        "axis 1, the key axis, after masking).",
+    )
+
+
+BIG = st.sampled_from([1e3, 1e6, 1e12])
+
+
+@st.composite
+def with_a_changed_future(draw):
+    """A sequence, a cut ``t`` (0 <= t < n - 1), and new, huge rows for the future x[t+1:].
+
+    The future rows are 1e3 to 1e12 in size; every score stays finite. Half the time they are
+    built so that a past query scores hugely positive against them: adding -1e9 to blocked
+    scores instead of -inf then leaks, and a softmax before masking underflows the past.
+    """
+    case, rng = draw_sequence(draw, kind="ordinary", min_len=2)
+    big, aligned = draw(BIG), draw(BOOLEANS)
+    x, w_q, w_k = case["x"], case["w_q"], case["w_k"]
+    n, d_model = x.shape
+    t = int(rng.integers(0, n - 1))
+    future = S.normal(rng, (n - t - 1, d_model))
+    if aligned:  # x_f ∝ w_k q_i, so q_i · k_f = |w_k q_i|² > 0 for a past query i
+        q_i = x[rng.integers(0, t + 1)] @ w_q
+        direction = w_k @ q_i
+        if np.any(direction):
+            future = np.outer(rng.uniform(0.5, 2.0, n - t - 1), direction / np.abs(direction).max())
+    case["t"] = t
+    case["new_future"] = np.round(future, 2) * big
+    return case
+
+
+@prop(case=with_a_changed_future())
+@example(
+    case={
+        "x": np.array([[1.0, 0.5], [0.2, -1.0], [0.3, 0.3]]),
+        "w_q": np.array([[1.0, 0.0, 0.5], [0.0, 1.0, 0.0]]),
+        "w_k": np.array([[1.0, 0.0, 0.5], [0.0, 1.0, 0.0]]),
+        "w_v": np.array([[1.0, 2.0, 0.0, 1.0], [0.0, -1.0, 1.0, 0.5]]),
+        "t": 1,
+        "new_future": np.array([[1e12, 5e11]]),
+    }
+)
+def test_future_positions_cannot_change_the_past(kata, case):
+    """Changing the later positions x[t+1:], even to huge values, leaves out[:t+1] and weights[:t+1] unchanged"""
+    t = case["t"]
+    before = {name: case[name] for name in NAMES}
+    after = dict(before, x=case["x"].copy())
+    after["x"][t + 1 :] = case["new_future"]
+    out1, w1 = run(kata, **before)
+    out2, w2 = run(kata, **after)
+    why = lambda: (  # noqa: E731
+        f"Positions 0..{t} may only look at positions 0..{t}, so replacing x[{t + 1}:] by\n"
+        f"  {show(case['new_future'])}\n  must not change their rows. Future scores must become "
+        f"-inf before the softmax (adding -1e9 leaks\n  when a future score is larger than 1e9; "
+        f"a softmax over all positions before masking underflows the past)."
+    )
+    check_close_or_explain(w2[: t + 1], w1[: t + 1], f"weights[:{t + 1}] after changing the future", why)
+    check_close_or_explain(out2[: t + 1], out1[: t + 1], f"out[:{t + 1}] after changing the future", why)
+
+
+@prop(case=sequences())
+def test_the_first_position_attends_only_to_itself(kata, case):
+    """Position 0 can only see itself: weights[0] is [1, 0, ..., 0] and out[0] is its own value x[0] @ w_v"""
+    out, weights = run(kata, **case)
+    n = weights.shape[0]
+    one_hot = np.zeros(n)
+    one_hot[0] = 1.0
+    why = "Position 0 has no earlier position, so all its weight is on itself."
+    check_close(weights[0], one_hot, "weights[0]", why)
+    check_close(out[0], case["x"][0] @ case["w_v"], "out[0]", "It must be V[0] = x[0] @ w_v. " + why)
+
+
+@prop(case=sequences(kind="ordinary"))
+def test_the_scale_is_one_over_sqrt_d_k(kata, case):
+    """Scores are divided by sqrt(d_k), the width of w_q and w_k: not sqrt(d_model), not sqrt(d_v)"""
+    out, weights = run(kata, **case)
+    (n, d_model), d_k, d_v = case["x"].shape, case["w_q"].shape[1], case["w_v"].shape[1]
+    check_close(
+        weights,
+        expected(case)[1],
+        "weights",
+        f"Here d_k = w_q.shape[1] = {d_k}, d_model = {d_model}, d_v = {d_v}, n = {n}: the scores "
+        f"Q Kᵀ are divided by sqrt({d_k}).",
+    )
+
+
+#: How the four arrays arrive: all in one form (so float32 everywhere is tried), or mixed.
+FORMS = st.one_of(S.INPUT_FORMS.map(lambda f: (f,) * 4), st.tuples(*[S.INPUT_FORMS] * 4))
+
+
+@prop(case=sequences(kind="ordinary"), forms=FORMS)
+@example(
+    case={
+        "x": np.array([[1.5, -0.5], [0.25, 1.0], [2.0, 0.0]]),
+        "w_q": np.array([[1.0], [0.5]]),
+        "w_k": np.array([[0.5], [-1.0]]),
+        "w_v": np.array([[1.0, 2.0, 3.0, 4.0], [0.5, 0.0, -1.0, 2.0]]),
+    },
+    forms=("float32",) * 4,
+)
+def test_accepts_array_likes_and_returns_float64(kata, case, forms):
+    """Accepts lists, integer and float32 arrays for x and the weights; computes and returns float64"""
+    args, values = {}, {}
+    for name, form in zip(NAMES, forms):
+        args[name], values[name] = S.as_form(case[name], form)
+    out, weights = run(kata, **args)
+    want_out, want_weights = expected(values)
+    given = ", ".join(f"{name} as {form}" for name, form in zip(NAMES, forms))
+    why = f"({given}: convert with np.asarray(..., dtype=np.float64) and compute in float64)"
+    check_close(weights, want_weights, "weights", why)
+    check_close(out, want_out, "out", why)
+
+
+@prop(case=sequences())
+def test_does_not_modify_its_inputs(kata, case):
+    """x, w_q, w_k and w_v are left exactly as they were"""
+    originals = {name: a.copy() for name, a in case.items()}
+    run(kata, **case)
+    for name, original in originals.items():
+        if not np.array_equal(case[name], original):
+            check_that(
+                False,
+                f"{FUNCTION}() modified its input `{name}` in place.\n"
+                f"  before: {show(original)}\n  after:  {show(case[name])}",
+            )
+
+
+# -- Contract violations -> ValueError ------------------------------------------------------
+# Every bad input breaks exactly one rule and keeps everything else valid. Where a rule can be
+# broken in several ways (which array, which shape), one example tries each way in turn, so
+# none of them is left to chance.
+
+
+def shapes_of(case) -> str:
+    return ", ".join(f"{name} {np.shape(case[name])}" for name in NAMES)
+
+
+#: Ways to make an array not 2-D; a weight's 1-D form keeps its d_model rows (a column).
+NOT_2D = {
+    "a 0-d scalar": lambda a, name: np.float64(a[0, 0]),
+    "1-D": lambda a, name: (a[0] if name == "x" else a[:, 0]).copy(),
+    "3-D, a[None]": lambda a, name: a[None].copy(),
+    "3-D, a[:, :, None]": lambda a, name: a[:, :, None].copy(),
+}
+
+
+@prop(case=sequences(kind="ordinary"))
+def test_rejects_an_input_that_is_not_2d(kata, case):
+    """x or a weight matrix that is not 2-D (a scalar, a vector, a 3-D batch) raises ValueError"""
+    for name in NAMES:
+        for how, reshape in NOT_2D.items():
+            bad = dict(case, **{name: reshape(case[name], name)})
+            expect_value_error(
+                lambda: kata(**bad),
+                f"{name} was passed with shape {np.shape(bad[name])} ({how}, from the {name} "
+                f"below): x, w_q, w_k and w_v must each be 2-D",
+            )
+
+
+@prop(dims=DIMS, seed=S.SEEDS)
+def test_rejects_an_empty_x(kata, dims, seed):
+    """An empty x (no positions, or d_model = 0) raises ValueError"""
+    for empty in ("n", "d_model"):
+        n, d_model, d_k, d_v = dims
+        n, d_model = (0, d_model) if empty == "n" else (n, 0)
+        rng = S.rng_for(seed)
+        case = {
+            "x": S.normal(rng, (n, d_model)),
+            "w_q": S.normal(rng, (d_model, d_k)),
+            "w_k": S.normal(rng, (d_model, d_k)),
+            "w_v": S.normal(rng, (d_model, d_v)),
+        }
+        expect_value_error(lambda: kata(**case), f"{empty} = 0 ({shapes_of(case)}): x is empty")
+
+
+@st.composite
+def with_wrong_projection_rows(draw):
+    """A sequence and, per weight matrix, a replacement with a row count other than d_model."""
+    case, rng = draw_sequence(draw, kind="ordinary")
+    d_model = case["x"].shape[1]
+    rows = int(rng.choice([r for r in range(1, 8) if r != d_model]))
+    case["replacements"] = {
+        name: S.normal(rng, (rows, case[name].shape[1]), 3.0) for name in ("w_q", "w_k", "w_v")
+    }
+    return case
+
+
+@prop(case=with_wrong_projection_rows())
+def test_rejects_a_projection_whose_rows_are_not_d_model(kata, case):
+    """A weight matrix whose row count differs from d_model (x.shape[1]) raises ValueError"""
+    valid = {name: case[name] for name in NAMES}
+    for name, w in case["replacements"].items():
+        expect_value_error(
+            lambda: kata(**dict(valid, **{name: w})),
+            f"x has d_model = {valid['x'].shape[1]} columns but {name} has {w.shape[0]} rows",
+        )
+
+
+@st.composite
+def with_mismatched_qk_widths(draw):
+    """w_k whose width differs from w_q's."""
+    case, rng = draw_sequence(draw, kind="ordinary")
+    d_model, d_k = case["w_q"].shape
+    other = int(rng.choice([d for d in range(1, 8) if d != d_k]))
+    case["w_k"] = S.normal(rng, (d_model, other), 3.0)
+    return case
+
+
+@prop(case=with_mismatched_qk_widths())
+def test_rejects_w_q_and_w_k_of_different_widths(kata, case):
+    """w_q and w_k of different widths raise ValueError (Q Kᵀ needs the same d_k)"""
+    expect_value_error(
+        lambda: kata(**case),
+        f"w_q has width {case['w_q'].shape[1]} but w_k has width {case['w_k'].shape[1]}",
+    )
+
+
+@prop(case=sequences(kind="ordinary"))
+def test_rejects_a_projection_of_width_zero(kata, case):
+    """A projection of width 0 (d_k = 0 in w_q and w_k, or d_v = 0) raises ValueError"""
+    d_model = case["x"].shape[1]
+    zero_k = dict(case, w_q=np.zeros((d_model, 0)), w_k=np.zeros((d_model, 0)))
+    zero_v = dict(case, w_v=np.zeros((d_model, 0)))
+    for bad, what in ((zero_k, "d_k = 0"), (zero_v, "d_v = 0")):
+        expect_value_error(lambda: kata(**bad), f"{what} ({shapes_of(bad)}): a width of 0")
+
+
+@prop(case=sequences(kind="ordinary"), value=S.non_finite_values(), seed=S.SEEDS)
+def test_rejects_nan_or_inf_anywhere(kata, case, value, seed):
+    """NaN or inf in x, w_q, w_k or w_v raises ValueError"""
+    rng = S.rng_for(seed)
+    for name in NAMES:
+        a = case[name].copy()
+        index = tuple(int(rng.integers(0, s)) for s in a.shape)
+        a[index] = value
+        expect_value_error(lambda: kata(**dict(case, **{name: a})), f"{name}[{index}] is {value}")
+
+
+@st.composite
+def with_an_allowed_score_overflowing(draw):
+    """x[t] = 1e170 u and w_k = w_q scaled by positive column factors: Q[t]·K[t] ~ 1e340 -> +inf.
+
+    Q, K and V stay finite (~1e170), every other score is finite, and (t, t) is on the diagonal,
+    so it takes part in the softmax: the overflow is the only thing wrong.
+    """
+    case, rng = draw_sequence(draw, kind="ordinary")
+    n, d_model = case["x"].shape
+    t = int(rng.integers(0, n))
+    u = S.normal(rng, d_model)
+    u[np.abs(u) < 0.1] = 0.5
+    w = case["w_q"]
+    if np.abs(u @ w).max() < 0.01:  # make sure u w is clearly non-zero
+        w[:, 0] += u / (u @ u)
+    case["w_k"] = w * np.round(rng.uniform(0.5, 2.0, w.shape[1]), 2)
+    case["x"][t] = 1e170 * u
+    return case, t
+
+
+@prop(bad=with_an_allowed_score_overflowing())
+def test_rejects_an_allowed_score_that_overflows(kata, bad):
+    """An allowed score Q[i]·K[j] / sqrt(d_k) (j <= i) that overflows to inf raises ValueError (instead of NaN)"""
+    case, t = bad
+    expect_value_error(
+        lambda: kata(**case),
+        f"x[{t}] is ~1e170, so the score of position {t} with itself, Q[{t}]·K[{t}] / sqrt(d_k), "
+        f"is ~1e340: it overflows to inf in float64 (Q and K themselves are finite) and would "
+        f"make the softmax NaN",
+    )
