@@ -718,7 +718,9 @@ def cmd_compare(env: Env, args) -> int:
 
         # 2. maps
         heading(f"2. Attention maps — {battery.map_what}")
-        maps, notes = build_maps(battery, ref_fn, yours, args.timeout, path.name, broken)
+        hung = sum(r["yours"].get("status") == "timeout" for r in rows)
+        no_map = broken or (f"yours timed out on {hung} cases, so the example is not run" if hung >= MAX_TIMEOUTS else None)
+        maps, notes = build_maps(battery, ref_fn, yours, args.timeout, path.name, no_map)
         for ln in terminal_lines(maps, env.color):
             env.say(ln)
         for sentence in notes:

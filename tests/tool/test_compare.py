@@ -83,7 +83,8 @@ def softmax(x, axis=-1):
     return e / e.sum(axis=axis, keepdims=True)
 '''
 
-MISBEHAVING_SOFTMAX = '''"""Exits the interpreter on 3-D input, raises SystemExit on a scalar, prints all the time."""
+MISBEHAVING_SOFTMAX = '''"""Exits on 3-D input, segfaults on 4-D, raises SystemExit on a scalar, prints all the time."""
+import ctypes
 import os
 import sys
 
@@ -95,6 +96,8 @@ def softmax(x, axis=-1):
     print("more of it", file=sys.stderr)
     if np.ndim(x) == 3:
         os._exit(7)
+    if np.ndim(x) == 4:
+        ctypes.string_at(0)
     if np.ndim(x) == 0:
         sys.exit(1)
     x = np.asarray(x, dtype=np.float64)
@@ -286,6 +289,7 @@ def test_a_hang_is_bounded_by_the_timeout(sandbox, wrong):
     assert any(result.startswith("not run: yours already timed out") for _, _, result in result_rows(r.out))
     assert row(r.out, "1-D logits")[0] == "✓"  # short slices still run
     assert "skipped: yours disagrees" in section(r.out, 3)
+    assert "Yours has no map to draw: yours timed out on 2 cases" in section(r.out, 2)
 
 
 def test_exits_crashes_and_prints_become_rows(sandbox):
@@ -294,6 +298,8 @@ def test_exits_crashes_and_prints_become_rows(sandbox):
     assert r.code == 1, r.out + r.err
     assert "yours crashed the process running it (exit code 7)" in row(r.out, "3-D, axis=1")[1]
     assert "yours raised SystemExit: 1" in row(r.out, "0-d input (a scalar)")[1]
+    segfault = row(r.out, "random 2: shape (4, 5, 1, 4), axis=-3, some -inf")[1]
+    assert "yours crashed the process running it (killed by SIGSEGV)" in segfault
     assert row(r.out, "2-D, axis=0")[0] == "✓"  # the next case gets a fresh worker
     assert "debugging output" not in r.out + r.err
 
