@@ -20,7 +20,7 @@ Only the reference decides what is right: a case's kind is a label, not an expec
 from __future__ import annotations
 
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
@@ -62,7 +62,6 @@ class Battery:
     panels: Callable[[dict], list[Panel]]
     blocked_words: str  # what a weight on a blocked cell means, e.g. "a future leak"
     speed: Speed
-    extra: dict = field(default_factory=dict)
 
     @property
     def single(self) -> bool:

@@ -294,6 +294,8 @@ def outcome_json(outcome) -> dict:
 
 
 def agreement_section(env: Env, rows: list[dict], battery) -> list[str]:
+    from dojo.battery import KINDS
+
     ordered = [r for r in rows if not r["agree"]] + [r for r in rows if r["agree"]]
     lines = []
     cells = []
@@ -305,12 +307,12 @@ def agreement_section(env: Env, rows: list[dict], battery) -> list[str]:
     lines.append("")
     bad = [r for r in rows if not r["agree"]]
     if not bad:
-        counts = ", ".join(f"{sum(r['kind'] == k for r in rows)} {k}" for k in ("edge", "random", "error"))
+        counts = ", ".join(f"{sum(r['kind'] == k for r in rows)} {k}" for k in KINDS)
         lines.append(paint(env, f"✓ Yours agrees with the reference on all {len(rows)} cases", "green", "bold")
                      + f" ({counts}).")
     else:
         kinds = ", ".join(
-            f"{n} {k}" for k in ("edge", "random", "error") if (n := sum(r["kind"] == k for r in bad))
+            f"{n} {k}" for k in KINDS if (n := sum(r["kind"] == k for r in bad))
         )
         lines.append(paint(env, f"✗ Yours disagrees with the reference on {len(bad)} of {len(rows)} cases", "red", "bold")
                      + f" ({kinds}).")
@@ -354,8 +356,7 @@ def build_maps(battery, ref_fn, yours, timeout: float, file_name: str, yours_bro
         elif mine.status == "raised":
             note = f"yours raised {raised_text(mine, file_name)}"
         else:
-            agree, text, _ = compare_case(ref, mine, battery, file_name)
-            note = text
+            note = compare_case(ref, mine, battery, file_name)[1]
     maps, notes = [], []
     for panel in battery.panels(inputs):
         r = pick(ref_outs, panel.index)
