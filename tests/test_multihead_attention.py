@@ -2,13 +2,14 @@
 
 Every case is the exact dict of keyword arguments the candidate's function is called with, so
 a shrunk failing example reads as the call that failed. Sizes are small (n <= 6, num_heads <= 4,
-d_k, d_v <= 4, d_model <= 8) and drawn so that num_heads, d_k and d_v always differ: a scale by
-the wrong width, a V split by d_k, or a head axis confused with another axis changes the answer.
+d_k, d_v <= 4, d_model <= 8, d_out <= 7) and, except where a property needs otherwise, num_heads,
+d_k and d_v all differ and d_model != d_k: a scale by the wrong width, a V split by d_k, or a
+head axis confused with another axis changes the answer.
 
-Order: the two comparisons with torch, then the contract's errors, then properties that pin a
-bug down (one head, reordered heads, causality, row sums, large scores, array-likes). The
-judge's self-check stops at a wrong implementation's first broken property, so the decisive
-properties come first and the suite stays fast.
+Order: the comparisons with torch (ordinary and large scores), then the contract's errors, then
+properties that pin a bug down (one head, reordered heads, causality, row sums, array-likes).
+The judge's self-check stops at a wrong implementation's first broken property, so the
+decisive properties come first and the self-check stays fast.
 """
 
 import itertools
@@ -40,7 +41,9 @@ def PROBE():
 
 
 # Strategies are built once, at import: Hypothesis validates a strategy object the first time
-# it is drawn from, and every draw costs time. Sizes are one draw from a table (below).
+# it is drawn from. Every draw costs time (the self-check runs each property against ~30
+# implementations), so a case's sizes, x scale and causal flag come from one index into a
+# table of sizes (below) and its arrays from one seed.
 BOOLS = st.booleans()
 PROJECTIONS = st.sampled_from(["w_q", "w_k", "w_v"])
 SIZE_NAMES = st.sampled_from(["n", "d_model", "d_k", "d_v", "d_out"])
@@ -68,7 +71,7 @@ def size_table(keep=lambda z: True, heads=(1, 2, 3, 4), d_models=None) -> list[d
     """Sizes {n, d_model, h (num_heads), d_k, d_v, d_out} of valid calls, smallest arrays first.
 
     All combinations with n <= 6, num_heads <= 4, d_k, d_v <= 4, d_model <= 8 and d_out <= 7
-    that ``keep`` accepts. A case picks its sizes with ONE draw (an index into this table), so
+    that ``keep`` accepts. A case picks its sizes by an index into this table (``_spec``), so
     Hypothesis shrinks a failure towards the smallest sizes that still fail.
     """
     table = []
@@ -113,14 +116,28 @@ TORCH_MODULE_SIZES = size_table(
 X_SCALE_CHOICES = (1.0, 0.3, 3.0)
 
 
+def uniform_index(draw, m: int) -> int:
+    """A uniformly drawn int in range(m), m <= 2**16, that shrinks towards 0.
+
+    Hypothesis draws an int from a range of up to 256 values uniformly, but from a larger range
+    with a strong bias towards small values (st.integers(0, 40000) gives 0-255 most of the
+    time), which would make the first rows of a table, the tiniest sizes, most of the examples.
+    So: two draws below 256, scaled to range(m).
+    """
+    if m <= 256:
+        return draw(ints(0, m - 1))
+    assert m <= 2**16
+    return (draw(ints(0, 255)) * 256 + draw(ints(0, 255))) * m >> 16
+
+
 def _spec(draw, table, causal=None):
-    """(sizes, x scale, causal, seed) of a valid call, in two draws: an index, then a seed.
+    """(sizes, x scale, causal, seed) of a valid call, drawn as an index and a seed.
 
     The index picks the sizes, x's scale and (unless given) causal; a smaller index means
     smaller arrays, then causal=False, then scale 1.0. Draws are the judge's main cost.
     """
     variants = len(X_SCALE_CHOICES) * (2 if causal is None else 1)
-    i = draw(ints(0, len(table) * variants - 1))
+    i = uniform_index(draw, len(table) * variants)
     z, r = dict(table[i // variants]), i % variants
     x_scale = X_SCALE_CHOICES[r % len(X_SCALE_CHOICES)]
     if causal is None:
@@ -222,16 +239,17 @@ def run(kata, case):
         ) from None
 
 
-WEIGHTS_HINT = (
-    "Per head h: Q and K use columns [h*d_k, (h+1)*d_k) (reshape to (n, num_heads, d_k), then "
-    "move the head axis to the front); the scale is 1/sqrt(d_k) with d_k the head width; the "
-    "softmax runs over the keys (last axis); with causal=True query i sees only keys j <= i."
-)
-OUT_HINT = (
-    "Your weights are right, so the split of V, the concatenation or w_o is off: head h's "
-    "output goes to columns [h*d_v, (h+1)*d_v) of the (n, num_heads*d_v) concatenation, heads "
-    "in order, and only then is it multiplied by w_o."
-)
+WEIGHTS_HINT = """Check, for each head h:
+    - Q and K use columns [h*d_k, (h+1)*d_k): reshape (n, num_heads*d_k) to (n, num_heads, d_k),
+      then move the head axis to the front (a plain reshape to (num_heads, n, d_k) mixes positions);
+    - the scale is 1/sqrt(d_k), d_k the width of ONE head (not d_model, not num_heads*d_k);
+    - the softmax runs over the keys (the last axis);
+    - with causal=True, query i sees only keys j <= i."""
+OUT_HINT = """Your weights match, so look at what comes after the softmax:
+    - V is split like Q and K: head h uses columns [h*d_v, (h+1)*d_v) of x w_v;
+    - head h's output goes back to columns [h*d_v, (h+1)*d_v) of the (n, num_heads*d_v)
+      concatenation, heads in order (transpose back to (n, num_heads, d_v) before reshaping);
+    - only then multiply by w_o, once, for all heads together."""
 
 
 def compare(got, want, case, against: str):
@@ -273,7 +291,7 @@ _EXAMPLE = dict(  # n=3, d_model=4, num_heads=2, d_k=1, d_v=3, d_out=2
 @example(case={**_EXAMPLE, "causal": False})
 @example(case={**_EXAMPLE, "causal": True})
 def test_matches_torch_multihead_attention(kata, case):
-    """Matches torch (per-head SDPA, heads concatenated in order, then w_o), causal or not, with d_k != d_v"""
+    """Matches torch (scaled dot-product attention per head, heads concatenated in order, then w_o), causal or not, with d_k != d_v"""
     compare(run(kata, case), torch_answer(case), case, "torch, per-head scaled_dot_product_attention")
 
 
@@ -292,12 +310,30 @@ def test_matches_torchs_own_nn_multihead_attention_code_path(kata, case):
     )
 
 
+@prop(case=large_score_problems())
+def test_large_scores_stay_finite_and_match_torch(kata, case):
+    """Scores around 1e3-1e4 give finite answers that match torch (shift each softmax row by its max)"""
+    got = run(kata, case)
+    check_that(
+        all(np.isfinite(a).all() for a in got),
+        "with scores around 1e3-1e4 your answer contains NaN or inf: exp(1e3) overflows.\n"
+        "  A softmax row is unchanged by subtracting a constant; subtract the row's max first.\n"
+        f"  {dims_of(case)}",
+    )
+    compare(got, torch_answer(case), case, "torch, per-head scaled_dot_product_attention")
+
+
 # -- Contract violations -> ValueError ---------------------------------------------------------
 # Each generated bad call breaks exactly one rule, so any order of checks is fine.
 
 
 def _call(kata, case):
     return lambda: kata(**fresh(case))
+
+
+def bad_call(case, because: str) -> dict:
+    """A generated bad call and the one rule it breaks (shown with the failing input)."""
+    return {"call": case, "breaks": because}
 
 
 @st.composite
@@ -359,13 +395,13 @@ def widths_not_divisible(draw):
         case["w_v"] = S.normal(rng, (z["d_model"], width))
         case["w_o"] = S.normal(rng, (width, z["d_out"]))
         what = f"w_v has width {width}"
-    return case, f"{what}, not divisible by num_heads={h}"
+    return bad_call(case, f"{what}, not divisible by num_heads={h}")
 
 
 @prop(case=widths_not_divisible())
 def test_rejects_widths_not_divisible_by_num_heads(kata, case):
     """A width of w_q/w_k or of w_v that num_heads does not divide raises ValueError (no silent truncation)"""
-    case, because = case
+    case, because = case["call"], case["breaks"]
     expect_value_error(_call(kata, case), because)
 
 
@@ -376,13 +412,13 @@ def q_and_k_widths_differ(draw):
     z = sizes_of(case)
     d_k2 = _other_than(draw, 1, 5, z["d_k"])
     case["w_k"] = S.normal(S.rng_for(draw(S.SEEDS)), (z["d_model"], z["h"] * d_k2))
-    return case, f"w_q has width {case['w_q'].shape[1]} but w_k has width {case['w_k'].shape[1]}"
+    return bad_call(case, f"w_q has width {case['w_q'].shape[1]} but w_k has width {case['w_k'].shape[1]}")
 
 
 @prop(case=q_and_k_widths_differ())
 def test_rejects_w_q_and_w_k_of_different_widths(kata, case):
     """w_q and w_k of different widths raise ValueError"""
-    case, because = case
+    case, because = case["call"], case["breaks"]
     expect_value_error(_call(kata, case), because)
 
 
@@ -393,13 +429,13 @@ def w_o_rows_wrong(draw):
     z = sizes_of(case)
     rows = _other_than(draw, 1, 13, z["h"] * z["d_v"])
     case["w_o"] = S.normal(S.rng_for(draw(S.SEEDS)), (rows, z["d_out"]))
-    return case, f"w_o has {rows} rows, but num_heads * d_v = {z['h']} * {z['d_v']} = {z['h'] * z['d_v']}"
+    return bad_call(case, f"w_o has {rows} rows, but num_heads * d_v = {z['h']} * {z['d_v']} = {z['h'] * z['d_v']}")
 
 
 @prop(case=w_o_rows_wrong())
 def test_rejects_w_o_whose_rows_are_not_num_heads_times_d_v(kata, case):
     """w_o whose row count is not num_heads * d_v raises ValueError"""
-    case, because = case
+    case, because = case["call"], case["breaks"]
     expect_value_error(_call(kata, case), because)
 
 
@@ -411,31 +447,13 @@ def an_input_not_2d(draw):
     a = case[name]
     how = draw(NOT_2D)
     case[name] = {"1-D": lambda: a[0], "3-D batch of 1": lambda: a[None], "3-D batch of 2": lambda: np.stack([a, a])}[how]()
-    return case, f"{name} has shape {case[name].shape} ({how}); every input must be 2-D"
+    return bad_call(case, f"{name} has shape {case[name].shape} ({how}); every input must be 2-D")
 
 
 @prop(case=an_input_not_2d())
 def test_rejects_an_input_that_is_not_2d(kata, case):
     """An input that is 1-D or 3-D raises ValueError"""
-    case, because = case
-    expect_value_error(_call(kata, case), because)
-
-
-@st.composite
-def a_projection_with_wrong_rows(draw):
-    """A call valid except that one of w_q, w_k, w_v has a row count other than d_model."""
-    case = draw(PROBLEMS)
-    z = sizes_of(case)
-    name = draw(PROJECTIONS)
-    rows = _other_than(draw, 1, 9, z["d_model"])
-    case[name] = S.normal(S.rng_for(draw(S.SEEDS)), (rows, case[name].shape[1]))
-    return case, f"{name} has {rows} rows but x has d_model = {z['d_model']} columns"
-
-
-@prop(case=a_projection_with_wrong_rows())
-def test_rejects_a_projection_whose_rows_differ_from_d_model(kata, case):
-    """w_q, w_k or w_v whose row count is not d_model (x's width) raises ValueError"""
-    case, because = case
+    case, because = case["call"], case["breaks"]
     expect_value_error(_call(kata, case), because)
 
 
@@ -447,13 +465,13 @@ def a_zero_dimension(draw):
     z[which] = 0
     case = build(z, x_scale, causal, seed)
     shapes = ", ".join(f"{k} {np.shape(case[k])}" for k in INPUTS)
-    return case, f"{which} is 0 ({shapes})"
+    return bad_call(case, f"{which} is 0 ({shapes})")
 
 
 @prop(case=a_zero_dimension())
 def test_rejects_a_zero_dimension(kata, case):
     """An input with a zero-length dimension (n, d_model, d_k, d_v or d_out = 0) raises ValueError"""
-    case, because = case
+    case, because = case["call"], case["breaks"]
     expect_value_error(_call(kata, case), because)
 
 
@@ -465,13 +483,13 @@ def a_non_finite_entry(draw):
     bad = draw(NON_FINITE)
     index = tuple(draw(ints(0, side - 1)) for side in case[name].shape)
     case[name][index] = bad
-    return case, f"{name}[{index}] is {bad}"
+    return bad_call(case, f"{name}[{index}] is {bad}")
 
 
 @prop(case=a_non_finite_entry())
 def test_rejects_nan_or_inf_in_any_input(kata, case):
     """NaN, inf or -inf anywhere in x, w_q, w_k, w_v or w_o raises ValueError"""
-    case, because = case
+    case, because = case["call"], case["breaks"]
     expect_value_error(_call(kata, case), because)
 
 
@@ -491,16 +509,34 @@ def an_overflowing_score(draw):
     case["w_q"][0, g * z["d_k"]] = 1.0
     case["w_k"][0] = case["w_q"][0]
     case["x"][p, 0] = 1e156
-    return case, (
+    return bad_call(case, (
         f"head {g}'s score for query {p} and key {p} (an allowed pair) is about 1e312, which "
         f"overflows to inf, although every input and projection is finite"
-    )
+    ))
 
 
 @prop(case=an_overflowing_score())
 def test_rejects_a_score_that_overflows_to_inf(kata, case):
     """A score that takes part in the softmax overflowing to +inf raises ValueError (instead of NaN)"""
-    case, because = case
+    case, because = case["call"], case["breaks"]
+    expect_value_error(_call(kata, case), because)
+
+
+@st.composite
+def a_projection_with_wrong_rows(draw):
+    """A call valid except that one of w_q, w_k, w_v has a row count other than d_model."""
+    case = draw(PROBLEMS)
+    z = sizes_of(case)
+    name = draw(PROJECTIONS)
+    rows = _other_than(draw, 1, 9, z["d_model"])
+    case[name] = S.normal(S.rng_for(draw(S.SEEDS)), (rows, case[name].shape[1]))
+    return bad_call(case, f"{name} has {rows} rows but x has d_model = {z['d_model']} columns")
+
+
+@prop(case=a_projection_with_wrong_rows())
+def test_rejects_a_projection_whose_rows_differ_from_d_model(kata, case):
+    """w_q, w_k or w_v whose row count is not d_model (x's width) raises ValueError"""
+    case, because = case["call"], case["breaks"]
     expect_value_error(_call(kata, case), because)
 
 
@@ -536,13 +572,13 @@ def reordered_heads(draw):
     """A valid call with at least two heads, and a new order of its heads (not the identity)."""
     case = draw(MULTI_HEAD_PROBLEMS)
     orders = HEAD_ORDERS[case["num_heads"]]
-    return case, list(orders[draw(ints(0, len(orders) - 1))])
+    return {"call": case, "new head order": list(orders[draw(ints(0, len(orders) - 1))])}
 
 
 @prop(case=reordered_heads())
 def test_permuting_the_heads_permutes_the_weights_and_leaves_out_unchanged(kata, case):
     """Reordering the heads (w_q, w_k, w_v column blocks with the matching w_o row blocks) permutes weights and leaves out unchanged"""
-    case, order = case
+    case, order = case["call"], case["new head order"]
     h = case["num_heads"]
     d_k = case["w_q"].shape[1] // h
     d_v = case["w_v"].shape[1] // h
@@ -557,7 +593,8 @@ def test_permuting_the_heads_permutes_the_weights_and_leaves_out_unchanged(kata,
     out_p, weights_p = run(kata, permuted)
     why = (
         f"New head i is old head {order}[i]: its columns of w_q, w_k, w_v and its rows of "
-        f"w_o moved together, so it computes the same thing.\n  {dims_of(case)}"
+        f"w_o moved together, so it computes the same thing.\n  {dims_of(case)}\n"
+        f"  Expected: your own answer for the original head order, with the heads reordered."
     )
     check_close(weights_p, weights[order], "weights after reordering the heads", why)
     check_close(out_p, out, "out after reordering the heads", why)
@@ -571,7 +608,7 @@ def later_tokens_changed(draw):
     t = draw(ints(0, x.shape[0] - 2))
     changed = x.copy()
     changed[t + 1 :] = S.normal(S.rng_for(draw(S.SEEDS)), changed[t + 1 :].shape)
-    return case, t, changed
+    return {"call": case, "t": t, "x with rows t+1: changed": changed}
 
 
 def _check_zero_above_the_diagonal(weights, case):
@@ -592,13 +629,13 @@ def _check_zero_above_the_diagonal(weights, case):
 @prop(case=later_tokens_changed())
 def test_causal_attends_only_to_earlier_positions(kata, case):
     """Causal: weights above the diagonal are exactly 0, and changing the tokens after position t leaves out[:t+1] and weights[:, :t+1] unchanged"""
-    case, t, changed = case
+    case, t, changed = case["call"], case["t"], case["x with rows t+1: changed"]
     out, weights = run(kata, case)
     _check_zero_above_the_diagonal(weights, case)
     out_c, weights_c = run(kata, dict(case, x=changed))
     why = (
         f"Only x[t+1:] changed (t={t}); position i <= t may only look at positions j <= i.\n"
-        f"  {dims_of(case)}"
+        f"  {dims_of(case)}\n  Expected: your own answer for the original x."
     )
     check_close(weights_c[:, : t + 1], weights[:, : t + 1], f"weights[:, :{t + 1}]", why)
     check_close(out_c[: t + 1], out[: t + 1], f"out[:{t + 1}]", why)
@@ -623,40 +660,27 @@ def test_every_heads_weight_rows_sum_to_one(kata, case):
     )
 
 
-@prop(case=large_score_problems())
-def test_large_scores_stay_finite_and_match_torch(kata, case):
-    """Scores around 1e3-1e4 give finite answers that match torch (shift each softmax row by its max)"""
-    got = run(kata, case)
-    check_that(
-        all(np.isfinite(a).all() for a in got),
-        "with scores around 1e3-1e4 your answer contains NaN or inf: exp(1e3) overflows.\n"
-        "  A softmax row is unchanged by subtracting a constant; subtract the row's max first.\n"
-        f"  {dims_of(case)}",
-    )
-    compare(got, torch_answer(case), case, "torch, per-head scaled_dot_product_attention")
-
-
 FORM_NAMES = ("float64", "float32", "int", "list")
 
 
 @st.composite
 def array_likes(draw):
     """A valid call and, for each of x, w_q, w_k, w_v, w_o, the form it is passed in
-    (float64, float32, int or list), all five picked with one draw."""
+    (float64, float32, int or list), all five picked by one index (shrinks to all float64)."""
     case = draw(PROBLEMS)
-    i = draw(ints(0, len(FORM_NAMES) ** len(INPUTS) - 1))
+    i = uniform_index(draw, len(FORM_NAMES) ** len(INPUTS))
     forms = [FORM_NAMES[(i // len(FORM_NAMES) ** j) % len(FORM_NAMES)] for j in range(len(INPUTS))]
-    return case, forms
+    return {"call": case, "forms": dict(zip(INPUTS, forms))}
 
 
 @prop(case=array_likes())
 def test_accepts_array_likes_returns_float64_and_leaves_inputs_alone(kata, case):
     """Accepts lists, integer and float32 arrays; returns float64 out (n, d_out) and weights (num_heads, n, n); never writes into its inputs"""
-    case, forms = case
+    case, forms = case["call"], case["forms"]
     given, values = {}, {}
-    for name, form in zip(INPUTS, forms):
+    for name, form in forms.items():
         given[name], values[name] = S.as_form(case[name], form)
     # The kata fixture fails any call that writes into an input array (float64 ones included).
     got = run(kata, dict(case, **given))
-    shown = ", ".join(f"{name} as {form}" for name, form in zip(INPUTS, forms))
+    shown = ", ".join(f"{name} as {form}" for name, form in forms.items())
     compare(got, torch_answer(case, **values), dict(case, **values), f"torch, with {shown}")
