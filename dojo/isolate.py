@@ -83,7 +83,7 @@ def measure(fn, kwargs: dict, budget: float, max_calls: int = 50, slow: float = 
     best = float("inf")
     spent = 0.0
     calls = 0
-    while calls < max_calls and (calls < 3 or spent < budget):
+    while calls < max_calls and (calls < 2 or spent < budget):
         start = time.perf_counter()
         fn(**kwargs)
         took = time.perf_counter() - start
