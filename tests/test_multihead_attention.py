@@ -233,10 +233,13 @@ def run(kata, case):
     try:
         return check_pair(result, "multihead_attention", (n, d_out), (h, n, n))
     except KataMismatch as e:
-        raise KataMismatch(
-            f"{e}\n  out is (n, d_out) and weights is (num_heads, n, n): one (n, n) attention "
-            f"table per head, heads first, not averaged.\n  {dims_of(case)}"
-        ) from None
+        if str(e).startswith("out should have shape"):
+            hint = "out is (n, d_out): the heads concatenated to (n, num_heads * d_v), then times w_o."
+        elif str(e).startswith("weights should have shape"):
+            hint = "weights is (num_heads, n, n): one (n, n) attention table per head, heads first, not averaged."
+        else:  # not a pair: check_pair's message says it all
+            raise
+        raise KataMismatch(f"{e}\n  {hint}\n  {dims_of(case)}") from None
 
 
 WEIGHTS_HINT = """Check, for each head h:
