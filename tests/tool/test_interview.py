@@ -1,0 +1,402 @@
+"""``dojo interview`` and ``dojo history``, driven through the real entry point.
+
+Every test runs ``python -m dojo`` in a sandbox copy of the repository with its own state
+folder and a fake clock (a file the test rewrites). Scripted runs use ``--answer FILE --at
+SECONDS``; live runs use ``Sandbox.popen`` (keys arrive on a pipe, one per line) and one runs
+in a real terminal under tmux. Each judge run costs a second or more, so the tests judge as
+little as they can and never sleep for a fixed time: they wait for output, with a deadline.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from dojo import registry
+from dojo.render import properties_of
+from tests.tool.harness import REPO, Sandbox
+
+KATA = registry.get("softmax")
+N = len(properties_of(REPO / "tests" / "test_softmax.py"))  # properties in the softmax judge
+STUB = (REPO / "katas" / "softmax.py").read_text()
+NAN_TITLE = "NaN or +inf anywhere in x raises ValueError"
+RECORD_KEYS = {
+    "v", "id", "kata", "started_at", "ended_at", "limit_s", "used_s", "outcome", "ended_by",
+    "attempted", "state", "passed", "total", "first_failure", "judge_runs", "hints", "score",
+    "coach", "scripted", "resumed", "closed_s", "attempt",
+}
+
+
+@pytest.fixture(scope="module")
+def oracle_cache(tmp_path_factory):
+    """One torch-oracle cache for the module: only the first judge run pays for torch."""
+    folder = tmp_path_factory.mktemp("oracle-cache")
+    for f in (REPO / ".dojo" / "cache").glob("*.pkl"):
+        shutil.copy(f, folder / f.name)
+    return folder
+
+
+@pytest.fixture
+def sandbox(tmp_path, oracle_cache):
+    box = Sandbox(tmp_path)
+    box.state.mkdir()
+    (box.state / "cache").symlink_to(oracle_cache)
+    return box
+
+
+@pytest.fixture
+def nan_bug(wrong):
+    """A known-wrong softmax that fails one property quickly: it lets NaN through."""
+    return wrong("softmax", "lets_nan_through")
+
+
+def records(box: Sandbox) -> list[dict]:
+    path = box.state / "history.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+
+
+def only_record(box: Sandbox) -> dict:
+    recs = records(box)
+    assert len(recs) == 1, recs
+    assert set(recs[0]) == RECORD_KEYS
+    return recs[0]
+
+
+def field(out: str, name: str) -> str:
+    """The value of one line of the report: ``  score         118   = ...`` -> ``118   = ...``."""
+    match = re.search(rf"^  {re.escape(name)} +(.*)$", out, re.M)
+    assert match, f"no {name!r} line in:\n{out}"
+    return match.group(1)
+
+
+class Live:
+    """A running ``dojo interview`` on pipes; its output is read in the background."""
+
+    def __init__(self, box: Sandbox, *args: str):
+        self.box = box
+        self.proc = box.popen("interview", *args)
+        self.out = ""
+        self.mark = 0
+        self.lock = threading.Lock()
+        threading.Thread(target=self._read, daemon=True).start()
+        self.attempt = Path(self.wait_for(r"Write your answer in: (\S+)").group(1))
+        self.wait_for(r"⏱ \d+:\d\d used")  # the clock has started: from now on, moving it counts
+
+    def _read(self):
+        for line in self.proc.stdout:
+            with self.lock:
+                self.out += line
+
+    def wait_for(self, pattern: str, timeout: float = 90) -> re.Match:
+        """The next match of ``pattern`` in the output after the previous match."""
+        deadline = time.monotonic() + timeout
+        ended = None
+        while True:
+            with self.lock:
+                match = re.compile(pattern).search(self.out, self.mark)
+            if match:
+                self.mark = match.end()
+                return match
+            if self.proc.poll() is not None:  # give the reader a moment to drain the pipe
+                ended = ended or time.monotonic()
+            if time.monotonic() > deadline or (ended and time.monotonic() - ended > 1):
+                self.proc.kill()
+                raise AssertionError(f"no {pattern!r} in the output:\n{self.out}")
+            time.sleep(0.02)
+
+    def key(self, k: str) -> None:
+        self.proc.stdin.write(k + "\n")
+        self.proc.stdin.flush()
+
+    def end(self, timeout: float = 90) -> int:
+        try:
+            code = self.proc.wait(timeout)
+        finally:
+            self.proc.kill()
+        time.sleep(0.05)
+        return code
+
+
+# -- scripted: --answer FILE --at SECONDS --------------------------------------------------------
+
+
+def test_a_passing_answer_before_time_is_scored_recorded_and_shown(sandbox, solution):
+    r = sandbox.run("interview", "softmax", "--answer", str(solution("softmax")), "--at", "60")
+    assert r.code == 0, r.out + r.err
+    assert field(r.out, "result").startswith("passed")
+    assert field(r.out, "time") == "1:00 of 10:00"
+    assert field(r.out, "properties") == f"{N} of {N} pass"
+    assert field(r.out, "judge runs") == "1"
+    assert field(r.out, "score").startswith("118 ")  # 100 + 20 × 9/10 time bonus
+    assert KATA.followups[0] in r.out and KATA.followups[-1] in r.out
+    rec = only_record(sandbox)
+    assert rec | {"id": None, "started_at": None, "ended_at": None, "attempt": None} == {
+        "v": 1, "id": None, "kata": "softmax", "started_at": None, "ended_at": None,
+        "limit_s": 600.0, "used_s": 60.0, "outcome": "passed", "ended_by": "submit",
+        "attempted": True, "state": "passed", "passed": N, "total": N, "first_failure": None,
+        "judge_runs": 1, "hints": 0, "score": 118, "coach": False, "scripted": True,
+        "resumed": 0, "closed_s": 0.0, "attempt": None,
+    }
+    folder = sandbox.state / rec["attempt"]
+    assert (folder / "softmax.py").read_text() == solution("softmax").read_text()
+    assert (folder / "final" / "softmax.py").read_text() == solution("softmax").read_text()
+    # Interview attempts are not practice: katas/ and the practice verdicts are untouched.
+    assert sandbox.kata("softmax").read_text() == STUB
+    state = sandbox.state / "state.json"
+    assert not state.exists() or "verdict" not in json.loads(state.read_text())["katas"].get("softmax", {})
+    assert not (sandbox.state / "interview.json").exists()
+
+    # Read back: the history, and the best time in the progress table.
+    sandbox.set_clock(1000)
+    r = sandbox.run("interview", "softmax", "--answer", str(sandbox.kata("softmax")), "--at", "30")
+    assert r.code == 1
+    h = sandbox.run("history")
+    assert h.code == 0, h.err
+    rows = [ln for ln in h.out.splitlines() if re.match(r"\d+ ", ln)]
+    assert len(rows) == 2
+    assert "passed" in rows[0] and "1:00 / 10:00" in rows[0] and "118" in rows[0]
+    assert "no attempt (submitted)" in rows[1] and "0:30 / 10:00" in rows[1]
+    assert re.search(r"^softmax +2 +1 +1:00 +118$", h.out, re.M)  # personal bests
+    assert re.search(r"^  softmax +\S{2} +last 0:30$", h.out, re.M)  # the chart: one mark per attempt
+    assert "passed" not in sandbox.run("history", "masked_attention").out
+    bad = sandbox.run("history", "sofmax")
+    assert bad.code == 2 and "Did you mean 'softmax'" in bad.err
+    assert re.search(r"softmax .* 1:00$", sandbox.run("list").out, re.M)
+
+
+def test_an_answer_after_the_limit_meets_a_hard_stop(sandbox, solution):
+    r = sandbox.run("interview", "softmax", "--minutes", "5", "--answer", str(solution("softmax")),
+                    "--at", "700")
+    assert r.code == 1, r.out + r.err
+    assert "[5:00] Time is up: hard stop." in r.out
+    assert "after the hard stop" in r.out and "not graded" in r.out
+    assert field(r.out, "result").startswith("no attempt (time ran out")
+    assert field(r.out, "score") == "— (no attempt)"
+    rec = only_record(sandbox)
+    assert (rec["outcome"], rec["used_s"], rec["limit_s"], rec["attempted"], rec["score"]) == (
+        "timed-out", 300.0, 300.0, False, None)
+    folder = sandbox.state / rec["attempt"]
+    assert (folder / "final" / "softmax.py").read_text() == STUB  # what there was at 5:00
+    assert (folder / "softmax.py").read_text() == solution("softmax").read_text()
+
+
+def test_an_untouched_attempt_is_no_attempt_not_a_zero(sandbox):
+    # No kata named: the next unsolved one (softmax). The answer is the untouched stub.
+    r = sandbox.run("interview", "--answer", str(sandbox.kata("softmax")), "--at", "30")
+    assert r.code == 1, r.out + r.err
+    assert "Numerically stable softmax" in r.out
+    assert field(r.out, "result").startswith("no attempt")
+    assert field(r.out, "score") == "— (no attempt)"
+    assert field(r.out, "judge runs") == "0"
+    rec = only_record(sandbox)
+    assert (rec["attempted"], rec["score"], rec["judge_runs"]) == (False, None, 0)
+
+
+def test_bad_input_is_a_usage_error(sandbox, solution):
+    r = sandbox.run("interview", "softmx")
+    assert r.code == 2 and "Did you mean 'softmax'" in r.err
+    assert sandbox.run("interview", "softmax", "--at", "3").code == 2
+    assert sandbox.run("interview", "softmax", "--answer", "no-such-file.py").code == 2
+    assert sandbox.run("interview", "softmax", "--minutes", "0").code == 2
+    r = sandbox.run("interview", "softmax", "softmax", "--answer", str(solution("softmax")))
+    assert r.code == 2 and "one kata" in r.err
+    r = sandbox.run("interview", "--resume")
+    assert r.code == 2 and "no interview to resume" in r.err
+    assert not (sandbox.state / "history.jsonl").exists()
+
+
+# -- live: keys on a pipe, the clock file moved by the test ---------------------------------------
+
+
+def test_time_running_out_freezes_the_file_as_last_seen_and_grades_that(sandbox, nan_bug, solution):
+    live = Live(sandbox, "softmax")
+    live.attempt.write_text(nan_bug.read_text())
+    live.wait_for(rf"checking…\n  {N - 1} of {N} properties pass\.")  # the count, not the input
+    verdict = live.out[live.out.index("checking…"):]
+    assert "smallest failing input" not in verdict and NAN_TITLE not in verdict and "✗" not in verdict
+    sandbox.set_clock(300)
+    live.wait_for(r"\[5:00\] Half time: 5:00 left\.")
+    sandbox.set_clock(545)
+    live.wait_for(r"\[9:05\] 0:55 left \(the last 10%\)")
+    sandbox.set_clock(601)
+    live.attempt.write_text(solution("softmax").read_text())  # too late: saved after the deadline
+    assert live.end() == 1
+    out = live.out
+    assert "[10:00] Time is up: hard stop." in out
+    assert field(out, "result").startswith("time ran out")
+    assert field(out, "properties") == f"{N - 1} of {N} pass"
+    assert field(out, "first failure") == NAN_TITLE
+    assert field(out, "judge runs") == "1"  # the frozen copy was judged already: no re-run
+    assert field(out, "score").startswith(f"{round(100 * (N - 1) / N)} ")
+    rec = only_record(sandbox)
+    assert (rec["outcome"], rec["used_s"], rec["passed"], rec["first_failure"]) == (
+        "timed-out", 600.0, N - 1, NAN_TITLE)
+    final = live.attempt.parent / "final" / "softmax.py"
+    assert final.read_text() == nan_bug.read_text()
+    assert live.attempt.read_text() == solution("softmax").read_text()
+
+
+def test_a_hint_costs_ten_points(sandbox, solution):
+    live = Live(sandbox, "softmax")
+    live.key("h")
+    live.wait_for(re.escape(f"hint 1 of {len(KATA.hints)} (−10 points): {KATA.hints[0]}"))
+    live.attempt.write_text(solution("softmax").read_text())
+    live.wait_for(rf"✓ all {N} properties pass")
+    sandbox.set_clock(60)
+    live.key("s")
+    assert live.end() == 0, live.out
+    assert field(live.out, "hints") == "1 (−10 points)"
+    assert field(live.out, "score").startswith("108 ")  # 100 − 10 + 18
+    rec = only_record(sandbox)
+    assert (rec["outcome"], rec["hints"], rec["score"], rec["used_s"]) == ("passed", 1, 108, 60.0)
+    state = sandbox.state / "state.json"  # practice hints are not interview hints
+    assert not state.exists() or json.loads(state.read_text())["katas"].get("softmax", {}).get("hints_used", 0) == 0
+
+
+def test_q_asks_before_abandoning(sandbox):
+    live = Live(sandbox, "softmax")
+    live.key("q")
+    live.wait_for(r"Abandon this interview\? .*\[y/N\]")
+    live.key("n")
+    live.wait_for("Carrying on.")
+    sandbox.set_clock(42)
+    live.key("q")
+    live.wait_for(r"\[y/N\]")
+    live.key("y")
+    assert live.end() == 1
+    assert field(live.out, "result") == "no attempt (abandoned; nothing written yet)"
+    rec = only_record(sandbox)
+    assert (rec["outcome"], rec["ended_by"], rec["used_s"], rec["score"]) == ("abandoned", "abandon", 42.0, None)
+    assert live.attempt.read_text() == STUB
+    assert not (sandbox.state / "interview.json").exists()
+
+
+def test_ctrl_c_abandons_and_loses_nothing(sandbox, nan_bug):
+    live = Live(sandbox, "softmax", "--no-watch")
+    live.attempt.write_text(nan_bug.read_text())
+    live.wait_for(r"saved\.  \(t runs the tests\)")  # --no-watch: noticed, not judged
+    sandbox.set_clock(90)
+    live.proc.send_signal(signal.SIGINT)
+    assert live.end() == 130
+    assert "Ctrl-C: the interview is abandoned." in live.out
+    assert field(live.out, "result") == "abandoned with Ctrl-C"
+    rec = only_record(sandbox)
+    assert (rec["outcome"], rec["ended_by"], rec["used_s"], rec["attempted"], rec["judge_runs"]) == (
+        "abandoned", "interrupt", 90.0, True, 0)
+    assert live.attempt.read_text() == nan_bug.read_text()
+    assert not (sandbox.state / "interview.json").exists()
+
+
+def test_resume_counts_the_time_the_terminal_was_closed(sandbox, solution):
+    live = Live(sandbox, "softmax")
+    sandbox.set_clock(120)
+    live.wait_for(r"⏱ 2:00 used · 8:00 left")  # persisted before it is shown
+    live.proc.kill()  # the terminal is gone, without a chance to clean up
+    live.end()
+    assert (sandbox.state / "interview.json").exists()
+    assert records(sandbox) == []
+    r = sandbox.run("interview", "softmax")
+    assert r.code == 2 and "--resume" in r.err
+    sandbox.set_clock(300)  # three minutes later, by the wall clock
+    r = sandbox.run("interview", "--resume", "--answer", str(solution("softmax")))
+    assert r.code == 0, r.out + r.err
+    assert "Resumed: 5:00 used, 3:00 of it while the interview was closed; 5:00 left." in r.out
+    assert field(r.out, "time") == "5:00 of 10:00  (3:00 while closed)"
+    rec = only_record(sandbox)
+    assert (rec["outcome"], rec["used_s"], rec["closed_s"], rec["resumed"]) == ("passed", 300.0, 180.0, 1)
+    assert str(live.attempt.parent.name) == rec["id"]
+    assert not (sandbox.state / "interview.json").exists()
+
+
+def test_resume_after_the_deadline_grades_what_the_interview_last_saw(sandbox, nan_bug, solution):
+    live = Live(sandbox, "softmax", "--no-watch")
+    live.attempt.write_text(nan_bug.read_text())
+    live.wait_for(r"saved\.")
+    live.proc.send_signal(signal.SIGHUP)  # the terminal window was closed
+    assert live.end() == 128 + signal.SIGHUP
+    assert "--resume" in live.out
+    live.attempt.write_text(solution("softmax").read_text())  # edited while closed: cannot be timed
+    sandbox.set_clock(900)
+    r = sandbox.run("interview", "--resume")
+    assert r.code == 1, r.out + r.err
+    assert "[10:00] Time is up: hard stop." in r.out
+    assert "while the interview was closed" in r.out
+    assert field(r.out, "properties") == f"{N - 1} of {N} pass"
+    rec = only_record(sandbox)
+    assert (rec["outcome"], rec["used_s"], rec["passed"], rec["resumed"]) == ("timed-out", 600.0, N - 1, 1)
+    assert (live.attempt.parent / "final" / "softmax.py").read_text() == nan_bug.read_text()
+
+
+# -- history.jsonl ------------------------------------------------------------------------------
+
+
+def test_a_corrupt_history_is_set_aside_with_a_warning(sandbox):
+    r = sandbox.run("history")
+    assert r.code == 0 and "No interviews yet" in r.out
+    (sandbox.state / "history.jsonl").write_text('{"kata": "softmax", "outcome": "passed"}\nnot json\n')
+    r = sandbox.run("history")
+    assert r.code == 0, r.err
+    assert "could not be read" in r.err and "No interviews yet" in r.out
+    assert len(list(sandbox.state.glob("history.jsonl.corrupt-*"))) == 1
+    r = sandbox.run("interview", "softmax", "--answer", str(sandbox.kata("softmax")))
+    assert r.code == 1, r.out + r.err
+    assert len(records(sandbox)) == 1
+    assert "no attempt (submitted)" in sandbox.run("history").out
+
+
+# -- a real terminal --------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+def test_in_a_real_terminal_the_countdown_redraws_and_a_save_is_judged(sandbox, nan_bug):
+    socket = f"dojo-test-{uuid.uuid4().hex[:8]}"
+    env = sandbox.environ()
+    env.pop("NO_COLOR")
+    command = " ".join(
+        [f"{k}={shlex.quote(env[k])}" for k in ("DOJO_ROOT", "DOJO_STATE_DIR", "DOJO_FAKE_CLOCK", "PYTHONPATH")]
+        + ["TERM=xterm-256color", *map(shlex.quote, sandbox.command("interview", "softmax"))]
+    )
+    tmux = ["tmux", "-L", socket, "-f", "/dev/null"]
+
+    def screen() -> str:
+        return subprocess.run(tmux + ["capture-pane", "-p", "-J", "-t", "dojo"],
+                              capture_output=True, text=True).stdout
+
+    def wait_for(pattern: str, timeout: float = 30) -> re.Match:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            match = re.search(pattern, screen())
+            if match:
+                return match
+            time.sleep(0.05)
+        raise AssertionError(f"no {pattern!r} on the screen:\n{screen()}")
+
+    subprocess.run(tmux + ["new-session", "-d", "-s", "dojo", "-x", "200", "-y", "50",
+                           "-c", str(sandbox.root), f"env {command}; sleep 60"], check=True)
+    try:
+        attempt = Path(wait_for(r"Write your answer in: (\S+)").group(1))
+        wait_for(r"⏱ 0:00 used · 10:00 left │ not judged yet │ s submit")
+        sandbox.set_clock(75)
+        wait_for(r"⏱ 1:15 used · 8:45 left")
+        assert screen().count("⏱") == 1  # one line, redrawn in place
+        attempt.write_text(nan_bug.read_text())
+        wait_for(rf"\[1:15\] checking…\n  {N - 1} of {N} properties pass")
+        wait_for(rf"⏱ 1:15 used · 8:45 left │ {N - 1}/{N} pass")
+        subprocess.run(tmux + ["send-keys", "-t", "dojo", "q"], check=True)
+        wait_for(r"\[y/N\]")
+        subprocess.run(tmux + ["send-keys", "-t", "dojo", "y"], check=True)
+        wait_for(r"result +abandoned")
+    finally:
+        subprocess.run(tmux + ["kill-server"], capture_output=True)
+    rec = only_record(sandbox)
+    assert (rec["outcome"], rec["used_s"], rec["passed"]) == ("abandoned", 75.0, N - 1)
