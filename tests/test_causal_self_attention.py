@@ -15,7 +15,15 @@ from hypothesis import example, strategies as st
 
 from tests import oracle
 from tests import strategies as S
-from tests.judge import KataMismatch, check_close, check_pair, check_that, expect_value_error, prop, show
+from tests.judge import (
+    KataMismatch,
+    check_close,
+    check_pair,
+    check_that,
+    expect_value_error,
+    prop,
+    show,
+)
 
 FUNCTION = "causal_self_attention"
 NAMES = ("x", "w_q", "w_k", "w_v")
@@ -220,8 +228,9 @@ def test_future_positions_cannot_change_the_past(kata, case):
         f"-inf before the softmax (adding -1e9 leaks\n  when a future score is larger than 1e9; "
         f"a softmax over all positions before masking underflows the past)."
     )
-    check_close_or_explain(w2[: t + 1], w1[: t + 1], f"weights[:{t + 1}] after changing the future", why)
-    check_close_or_explain(out2[: t + 1], out1[: t + 1], f"out[:{t + 1}] after changing the future", why)
+    past = slice(0, t + 1)
+    check_close_or_explain(w2[past], w1[past], f"weights[:{t + 1}] after changing the future", why)
+    check_close_or_explain(out2[past], out1[past], f"out[:{t + 1}] after changing the future", why)
 
 
 @prop(case=sequences())
@@ -233,7 +242,8 @@ def test_the_first_position_attends_only_to_itself(kata, case):
     one_hot[0] = 1.0
     why = "Position 0 has no earlier position, so all its weight is on itself."
     check_close(weights[0], one_hot, "weights[0]", why)
-    check_close(out[0], case["x"][0] @ case["w_v"], "out[0]", "It must be V[0] = x[0] @ w_v. " + why)
+    own_value = case["x"][0] @ case["w_v"]
+    check_close(out[0], own_value, "out[0]", "It must be V[0] = x[0] @ w_v. " + why)
 
 
 @prop(case=sequences(kind="ordinary"))
@@ -301,25 +311,31 @@ def shapes_of(case) -> str:
     return ", ".join(f"{name} {np.shape(case[name])}" for name in NAMES)
 
 
-#: Ways to make an array not 2-D; a weight's 1-D form keeps its d_model rows (a column).
-NOT_2D = {
-    "a 0-d scalar": lambda a, name: np.float64(a[0, 0]),
-    "1-D": lambda a, name: (a[0] if name == "x" else a[:, 0]).copy(),
-    "3-D, a[None]": lambda a, name: a[None].copy(),
-    "3-D, a[:, :, None]": lambda a, name: a[:, :, None].copy(),
-}
+def not_2d_forms(name: str) -> dict:
+    """Ways to make an array not 2-D, keyed by the expression passed instead of the array.
+    x's 1-D form is a row; a weight's is a column, so it keeps its d_model rows."""
+    if name == "x":
+        one_d = ("{}[0], 1-D", lambda a: a[0].copy())
+    else:
+        one_d = ("{}[:, 0], 1-D", lambda a: a[:, 0].copy())
+    return {
+        "{}[0, 0], a 0-d scalar": lambda a: np.float64(a[0, 0]),
+        one_d[0]: one_d[1],
+        "{}[None], 3-D": lambda a: a[None].copy(),
+        "{}[:, :, None], 3-D": lambda a: a[:, :, None].copy(),
+    }
 
 
 @prop(case=sequences(kind="ordinary"))
 def test_rejects_an_input_that_is_not_2d(kata, case):
     """x or a weight matrix that is not 2-D (a scalar, a vector, a 3-D batch) raises ValueError"""
     for name in NAMES:
-        for how, reshape in NOT_2D.items():
-            bad = dict(case, **{name: reshape(case[name], name)})
+        for how, reshape in not_2d_forms(name).items():
+            bad = dict(case, **{name: reshape(case[name])})
             expect_value_error(
                 lambda: kata(**bad),
-                f"{name} was passed with shape {np.shape(bad[name])} ({how}, from the {name} "
-                f"below): x, w_q, w_k and w_v must each be 2-D",
+                f"{name} was passed as {how.format(name)} of shape {np.shape(bad[name])} (with "
+                f"the {name} shown below): x, w_q, w_k and w_v must each be 2-D",
             )
 
 

@@ -14,7 +14,15 @@ from hypothesis import example, strategies as st
 
 from tests import oracle
 from tests import strategies as S
-from tests.judge import KataMismatch, check_close, check_pair, check_that, expect_value_error, prop, show
+from tests.judge import (
+    KataMismatch,
+    check_close,
+    check_pair,
+    check_that,
+    expect_value_error,
+    prop,
+    show,
+)
 
 FUNCTION = "scaled_dot_product_attention"
 
@@ -142,7 +150,9 @@ def problems(draw, kind=None, masked=None):
         "q": np.array([[1.0, 0.0], [0.5, -1.0], [2.0, 1.0]]),
         "k": np.array([[1.0, 1.0], [0.0, 2.0], [-1.0, 0.5], [0.3, 0.3]]),
         "v": np.array([[1.0], [2.0], [3.0], [4.0]]),
-        "mask": np.array([[True, False, True, True], [False, False, True, False], [True, True, True, False]]),
+        "mask": np.array(
+            [[True, False, True, True], [False, False, True, False], [True, True, True, False]]
+        ),
     }
 )
 def test_matches_torch_attention(kata, case):
@@ -210,7 +220,10 @@ def with_a_blocked_key_changed(draw):
     mask[blocking, key] = False
     for i in np.flatnonzero(~mask.any(axis=1)):  # give such a row another key
         mask[i, (key + 1 + rng.integers(0, m - 1)) % m] = True
-    direction = q[rng.choice(np.flatnonzero(~mask[:, key]))] if aligned else S.normal(rng, q.shape[1])
+    if aligned:  # along a query that blocks the key: that blocked score is hugely positive
+        direction = q[rng.choice(np.flatnonzero(~mask[:, key]))]
+    else:
+        direction = S.normal(rng, q.shape[1])
     if not np.any(direction):
         direction = S.normal(rng, q.shape[1]) + 0.5
     case["key"] = key
@@ -260,7 +273,10 @@ def test_permuting_keys_with_their_values_permutes_the_weight_columns(kata, case
     p = np.random.default_rng(seed).permutation(m)
     mask = None if case["mask"] is None else case["mask"][:, p]
     out2, w2 = run(kata, q=case["q"], k=case["k"][p], v=case["v"][p], mask=mask)
-    why = f"Attention treats the keys as a set: key order {p.tolist()} must only reorder the weight columns."
+    why = (
+        f"Attention treats the keys as a set: key order {p.tolist()} must only reorder the "
+        f"weight columns."
+    )
     check_close(w2, w1[:, p], "weights with the keys reordered", why)
     check_close(out2, out1, "out with the keys reordered", why)
 
@@ -358,11 +374,12 @@ def shapes_of(case) -> str:
     )
 
 
+#: Ways to make an array not 2-D, written as the expression passed instead of the array.
 NOT_2D = {
-    "a 0-d scalar": lambda a: np.float64(a[0, 0]),
-    "1-D, its first row": lambda a: a[0].copy(),
-    "3-D, a[None]": lambda a: a[None].copy(),
-    "3-D, a[:, :, None]": lambda a: a[:, :, None].copy(),
+    "{}[0, 0], a 0-d scalar": lambda a: np.float64(a[0, 0]),
+    "{}[0], 1-D": lambda a: a[0].copy(),
+    "{}[None], 3-D": lambda a: a[None].copy(),
+    "{}[:, :, None], 3-D": lambda a: a[:, :, None].copy(),
 }
 
 
@@ -374,8 +391,8 @@ def test_rejects_an_input_that_is_not_2d(kata, case):
             bad = dict(case, **{name: reshape(case[name])})
             expect_value_error(
                 lambda: kata(**bad),
-                f"{name} was passed with shape {np.shape(bad[name])} ({how} of the {name} "
-                f"below): q, k and v must each be 2-D",
+                f"{name} was passed as {how.format(name)} of shape {np.shape(bad[name])} (with "
+                f"the {name} shown below): q, k and v must each be 2-D",
             )
 
 
@@ -393,7 +410,8 @@ def test_rejects_a_zero_dimension(kata, dims, seed):
         }
         name = ("n", "m", "d_k", "d_v")[zero]
         expect_value_error(
-            lambda: kata(**case), f"{name} = 0 ({shapes_of(case)}): every dimension must be at least 1"
+            lambda: kata(**case),
+            f"{name} = 0 ({shapes_of(case)}): every dimension must be at least 1",
         )
 
 
@@ -503,8 +521,8 @@ def test_rejects_a_mask_whose_shape_is_not_n_by_m(kata, case):
     for name, mask in case["masks"].items():
         expect_value_error(
             lambda: kata(q=case["q"], k=case["k"], v=case["v"], mask=mask),
-            f"mask has shape {mask.shape} {name}, but n={n} queries and m={m} keys need "
-            f"exactly ({n}, {m}) (no broadcasting)",
+            f"mask has shape {mask.shape}, the {name} form, but n={n} queries and m={m} keys "
+            f"need exactly ({n}, {m}) (no broadcasting)",
         )
 
 
