@@ -216,6 +216,14 @@ class Screen:
         except (AttributeError, OSError, ValueError):
             return 80
 
+    def wrap(self, text: str, indent: str) -> str:
+        """On a terminal, long text wrapped at word boundaries (a pipe gets it as one line)."""
+        if not self.live:
+            return text
+        import textwrap
+
+        return textwrap.fill(text, width=min(100, self.columns() - 1), subsequent_indent=indent)
+
     def clear(self) -> None:
         if self.status_shown:
             self.env.stdout.write("\r\033[K")
@@ -347,14 +355,15 @@ class Interview:
                 self.persist(cur, self.elapsed())
             try:  # the terminal may be gone already
                 self.screen.clear()
-                self.env.warn("\nInterview paused: `dojo interview --resume` continues it (the clock keeps counting).")
+                self.env.warn("\nInterview paused: `dojo interview --resume` continues it "
+                              "(the clock keeps counting).")
             except OSError:
                 pass
             return 128 + d.signum
         clear_session(self.env)
         left = len(self.session["queue"]) - self.session["index"]
         if left > 0:
-            self.say(f"The {left} problem{'s' if left > 1 else ''} left in this interview {'were' if left > 1 else 'was'} not started.")
+            self.say(f"Not started: {', '.join(e['kata'] for e in self.session['queue'][-left:])}.")
         if any(r["ended_by"] == "interrupt" for r in records):
             return Exit.INTERRUPTED
         return Exit.OK if records and all(r["outcome"] == "passed" for r in records) else Exit.FAILED
@@ -363,7 +372,8 @@ class Interview:
         entry = self.session["queue"][self.session["index"]]
         n, total = self.session["index"] + 1, len(self.session["queue"])
         self.say()
-        self.say(paint(self.env, f"Next: problem {n} of {total}, {entry['kata']} ({clock_text(entry['limit_s'])} on the clock).", "bold")
+        limit = clock_text(entry["limit_s"])
+        self.say(paint(self.env, f"Next: problem {n} of {total}, {entry['kata']} ({limit} on the clock).", "bold")
                  + " Press n to start it (the clock starts then), q to stop here.")
         save_session(self.env, self.session)
         while True:
@@ -512,7 +522,12 @@ class Interview:
         left = limit - e
         colour = "red" if left <= 0.1 * limit else ("yellow" if left <= 0.5 * limit else "green")
         v = cur.get("verdict")
-        judged = f"{v['passed']}/{v['total']} pass" if v and v.get("total") else "not judged yet"
+        if not v:
+            judged = "not judged yet"
+        elif v.get("total"):
+            judged = f"{v['passed']}/{v['total']} pass"
+        else:
+            judged = STATE_LABELS.get(v.get("state"), (str(v.get("state")),))[0]
         if self.screen.live:
             head = f"⏱ {clock_text(e)} used · "
             tail = f" │ {judged} │ {KEYS_HELP}"
@@ -643,8 +658,9 @@ class Interview:
             return
         cur["hints"] = used + 1
         save_session(self.env, self.session)
-        self.say(paint(self.env, f"hint {used + 1} of {len(hints)}", "yellow", "bold")
-                 + f" (−{HINT_COST} points): {hints[used]}")
+        head = f"hint {used + 1} of {len(hints)}"
+        text = self.screen.wrap(f"{head} (−{HINT_COST} points): {hints[used]}", "  ")
+        self.say(paint(self.env, head, "yellow", "bold") + text[len(head):])
 
     def play_scripted(self, cur: dict) -> dict:
         """--answer FILE [--at SECONDS]: the answer is saved at that time, judged and submitted."""
@@ -790,11 +806,11 @@ class Interview:
         say()
         say(paint(env, f"Interview over: {kata.module} — {kata.title}", "bold"))
         for name, value in rows:
-            say(f"  {name:<14}{value}")
+            say(f"  {name:<15}{value}")
         say()
         say(paint(env, "The interviewer's follow-up questions:", "bold"))
         for i, q in enumerate(kata.followups, 1):
-            say(f"  {i}. {q}")
+            say(self.screen.wrap(f"  {i}. {q}", "     "))
 
 
 # -- dojo history ---------------------------------------------------------------------------
@@ -837,7 +853,8 @@ def cmd_history(env: Env, args) -> int:
     if shown_from:
         env.say(f"(the last 20; `dojo history --all` shows all {len(records)})")
     env.say()
-    for line in table(rows, ["#", "date", "kata", "result", "time used", "of the limit", "props", "hints", "score"]):
+    headers = ["#", "date", "kata", "result", "time used", "of the limit", "props", "hints", "score"]
+    for line in table(rows, headers):
         env.say(line)
     env.say()
     env.say(paint(env, "Personal bests", "bold"))
