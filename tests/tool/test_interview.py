@@ -55,6 +55,23 @@ def sandbox(tmp_path, oracle_cache):
 
 
 @pytest.fixture
+def interview(sandbox):
+    """Start a live ``dojo interview`` in the sandbox; whatever happens, it is gone afterwards."""
+    started = []
+
+    def start(*args: str) -> "Live":
+        live = Live(sandbox, *args)
+        started.append(live)
+        return live
+
+    yield start
+    for live in started:
+        if live.proc.poll() is None:
+            live.proc.kill()
+            live.proc.wait()
+
+
+@pytest.fixture
 def nan_bug(wrong):
     """A known-wrong softmax that fails one property quickly: it lets NaN through."""
     return wrong("softmax", "lets_nan_through")
@@ -218,8 +235,10 @@ def test_bad_input_is_a_usage_error(sandbox, solution):
 # -- live: keys on a pipe, the clock file moved by the test ---------------------------------------
 
 
-def test_time_running_out_freezes_the_file_as_last_seen_and_grades_that(sandbox, nan_bug, solution):
-    live = Live(sandbox, "softmax")
+def test_time_running_out_freezes_the_file_as_last_seen_and_grades_that(
+    sandbox, interview, nan_bug, solution
+):
+    live = interview("softmax")
     live.attempt.write_text(nan_bug.read_text())
     live.wait_for(rf"checking…\n  {N - 1} of {N} properties pass\.")  # the count, not the input
     verdict = live.out[live.out.index("checking…"):]
@@ -246,8 +265,8 @@ def test_time_running_out_freezes_the_file_as_last_seen_and_grades_that(sandbox,
     assert live.attempt.read_text() == solution("softmax").read_text()
 
 
-def test_a_hint_costs_ten_points(sandbox, solution):
-    live = Live(sandbox, "softmax")
+def test_a_hint_costs_ten_points(sandbox, interview, solution):
+    live = interview("softmax")
     live.key("h")
     live.wait_for(re.escape(f"hint 1 of {len(KATA.hints)} (−10 points): {KATA.hints[0]}"))
     live.attempt.write_text(solution("softmax").read_text())
@@ -263,8 +282,8 @@ def test_a_hint_costs_ten_points(sandbox, solution):
     assert not state.exists() or json.loads(state.read_text())["katas"].get("softmax", {}).get("hints_used", 0) == 0
 
 
-def test_q_asks_before_abandoning(sandbox):
-    live = Live(sandbox, "softmax")
+def test_q_asks_before_abandoning(sandbox, interview):
+    live = interview("softmax")
     live.key("q")
     live.wait_for(r"Abandon this interview\? .*\[y/N\]")
     live.key("n")
@@ -281,8 +300,8 @@ def test_q_asks_before_abandoning(sandbox):
     assert not (sandbox.state / "interview.json").exists()
 
 
-def test_ctrl_c_abandons_and_loses_nothing(sandbox, nan_bug):
-    live = Live(sandbox, "softmax", "--no-watch")
+def test_ctrl_c_abandons_and_loses_nothing(sandbox, interview, nan_bug):
+    live = interview("softmax", "--no-watch")
     live.attempt.write_text(nan_bug.read_text())
     live.wait_for(r"saved\.  \(t runs the tests\)")  # --no-watch: noticed, not judged
     sandbox.set_clock(90)
@@ -297,8 +316,8 @@ def test_ctrl_c_abandons_and_loses_nothing(sandbox, nan_bug):
     assert not (sandbox.state / "interview.json").exists()
 
 
-def test_resume_counts_the_time_the_terminal_was_closed(sandbox, solution):
-    live = Live(sandbox, "softmax")
+def test_resume_counts_the_time_the_terminal_was_closed(sandbox, interview, solution):
+    live = interview("softmax")
     sandbox.set_clock(120)
     live.wait_for(r"⏱ 2:00 used · 8:00 left")  # persisted before it is shown
     live.proc.kill()  # the terminal is gone, without a chance to clean up
@@ -318,8 +337,10 @@ def test_resume_counts_the_time_the_terminal_was_closed(sandbox, solution):
     assert not (sandbox.state / "interview.json").exists()
 
 
-def test_resume_after_the_deadline_grades_what_the_interview_last_saw(sandbox, nan_bug, solution):
-    live = Live(sandbox, "softmax", "--no-watch")
+def test_resume_after_the_deadline_grades_what_the_interview_last_saw(
+    sandbox, interview, nan_bug, solution
+):
+    live = interview("softmax", "--no-watch")
     live.attempt.write_text(nan_bug.read_text())
     live.wait_for(r"saved\.")
     live.proc.send_signal(signal.SIGHUP)  # the terminal window was closed
