@@ -121,7 +121,9 @@ def check_close(got, want, what: str, why: str = "", rtol: float = RTOL, atol: f
     if got.shape == want.shape:
         bad = ~np.isclose(got, want, rtol=rtol, atol=atol * max(1.0, scale))
         first = tuple(int(i) for i in np.argwhere(bad)[0])
-        if np.isnan(got).any() and not np.isnan(want).any():
+        nan_at = np.isnan(got) & ~np.isnan(want)
+        if nan_at.any():
+            first = tuple(int(i) for i in np.argwhere(nan_at)[0])
             lines.append(f"  your result contains NaN, first at {first}; expected {float(want[first])!r} there")
         else:
             with np.errstate(invalid="ignore", over="ignore"):

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import hypothesis.errors
-from hypothesis import given
+from hypothesis import given, settings
 
 from conftest import SELF_CHECK
 from dojo import registry
@@ -64,11 +64,29 @@ class Outcome:
 
 
 def judge(kata: str, path: Path, stop_at_first_failure: bool, timeout: float = 1.0) -> list[Outcome]:
+    """Run every property of ``kata`` against the file at ``path``.
+
+    With ``stop_at_first_failure`` (a known-wrong file) a quick sweep of a few examples per
+    property comes first, since most bugs show at once; only if nothing fails does the full
+    run follow. A right file always gets the full run of every property.
+    """
     spec = registry.get(kata)
     guarded = Guarded(load_kata(path, spec.function), spec.function, timeout)
+    sweeps = [QUICK, SELF_CHECK] if stop_at_first_failure else [SELF_CHECK]
+    for profile in sweeps:
+        outcomes = _sweep(kata, guarded, profile, stop_at_first_failure)
+        if any(o.error is not None for o in outcomes):
+            break
+    return outcomes
+
+
+QUICK = settings(SELF_CHECK, max_examples=5)
+
+
+def _sweep(kata, guarded, profile, stop_at_first_failure) -> list[Outcome]:
     outcomes = []
     for name, test, strategies in properties(kata):
-        run = SELF_CHECK(given(**strategies)(test))
+        run = profile(given(**strategies)(test))
         try:
             run(kata=guarded)
             outcomes.append(Outcome(name, None))
