@@ -6,10 +6,9 @@ d_k, d_v <= 4, d_model <= 8, d_out <= 7) and, except where a property needs othe
 d_k and d_v all differ and d_model != d_k: a scale by the wrong width, a V split by d_k, or a
 head axis confused with another axis changes the answer.
 
-Order: the comparisons with torch (ordinary and large scores), then the contract's errors, then
-properties that pin a bug down (one head, reordered heads, causality, row sums, array-likes).
-The judge's self-check stops at a wrong implementation's first broken property, so the
-decisive properties come first and the self-check stays fast.
+Order: the comparisons with torch (ordinary and large scores), then properties that pin a bug
+down (one head, reordered heads, causality, row sums, array-likes), then the contract's errors,
+each reached from generated bad calls that break exactly one rule.
 """
 
 import itertools
@@ -326,223 +325,6 @@ def test_large_scores_stay_finite_and_match_torch(kata, case):
     compare(got, torch_answer(case), case, "torch, per-head scaled_dot_product_attention")
 
 
-# -- Contract violations -> ValueError ---------------------------------------------------------
-# Each generated bad call breaks exactly one rule, so any order of checks is fine.
-
-
-def _call(kata, case):
-    return lambda: kata(**fresh(case))
-
-
-def bad_call(case, because: str) -> dict:
-    """A generated bad call and the one rule it breaks (shown with the failing input)."""
-    return {"call": case, "breaks": because}
-
-
-@st.composite
-def num_heads_bool_or_float(draw):
-    """A call that is valid except that num_heads is True (for one head) or a float like 2.0."""
-    if draw(BOOLS):
-        case = draw(ONE_HEAD_PROBLEMS)
-        case["num_heads"] = True
-    else:
-        case = draw(PROBLEMS)
-        case["num_heads"] = float(case["num_heads"])
-    return case
-
-
-@prop(case=num_heads_bool_or_float())
-@example(case={**_EXAMPLE, "num_heads": 2.0, "causal": False})
-def test_rejects_a_bool_or_float_num_heads(kata, case):
-    """num_heads that is a bool (True) or a float (2.0) raises ValueError, even though the shapes would fit"""
-    h = case["num_heads"]
-    expect_value_error(
-        _call(kata, case),
-        f"num_heads={h!r} is a {type(h).__name__}, not an int"
-        + (" (bool is a subclass of int in Python: check for it explicitly)" if isinstance(h, bool) else ""),
-    )
-
-
-@st.composite
-def num_heads_not_positive(draw):
-    """A call whose num_heads is 0 or negative; the arrays are shaped for |num_heads| heads."""
-    case = draw(PROBLEMS)
-    case["num_heads"] = -case["num_heads"] if draw(BOOLS) else 0
-    return case
-
-
-@prop(case=num_heads_not_positive())
-def test_rejects_zero_or_negative_num_heads(kata, case):
-    """num_heads of 0 or below raises ValueError"""
-    expect_value_error(_call(kata, case), f"num_heads={case['num_heads']} is not a positive int")
-
-
-@st.composite
-def widths_not_divisible(draw):
-    """A call valid except that w_q and w_k, or w_v, have a width not divisible by num_heads.
-
-    When w_v's width is off, w_o has that many rows (what a caller would pass).
-    """
-    case = draw(MULTI_HEAD_PROBLEMS)
-    z = sizes_of(case)
-    h = z["h"]
-    extra = draw(ints(1, h - 1))
-    rng = S.rng_for(draw(S.SEEDS))
-    if draw(BOOLS):
-        d_model, width = z["d_model"], h * z["d_k"] + extra
-        case["w_q"] = S.normal(rng, (d_model, width))
-        case["w_k"] = S.normal(rng, (d_model, width))
-        what = f"w_q and w_k have width {width}"
-    else:
-        width = h * z["d_v"] + extra
-        case["w_v"] = S.normal(rng, (z["d_model"], width))
-        case["w_o"] = S.normal(rng, (width, z["d_out"]))
-        what = f"w_v has width {width}"
-    return bad_call(case, f"{what}, not divisible by num_heads={h}")
-
-
-@prop(case=widths_not_divisible())
-def test_rejects_widths_not_divisible_by_num_heads(kata, case):
-    """A width of w_q/w_k or of w_v that num_heads does not divide raises ValueError (no silent truncation)"""
-    case, because = case["call"], case["breaks"]
-    expect_value_error(_call(kata, case), because)
-
-
-@st.composite
-def q_and_k_widths_differ(draw):
-    """A call valid except that w_k's width is num_heads * d_k' with d_k' != d_k."""
-    case = draw(PROBLEMS)
-    z = sizes_of(case)
-    d_k2 = _other_than(draw, 1, 5, z["d_k"])
-    case["w_k"] = S.normal(S.rng_for(draw(S.SEEDS)), (z["d_model"], z["h"] * d_k2))
-    return bad_call(case, f"w_q has width {case['w_q'].shape[1]} but w_k has width {case['w_k'].shape[1]}")
-
-
-@prop(case=q_and_k_widths_differ())
-def test_rejects_w_q_and_w_k_of_different_widths(kata, case):
-    """w_q and w_k of different widths raise ValueError"""
-    case, because = case["call"], case["breaks"]
-    expect_value_error(_call(kata, case), because)
-
-
-@st.composite
-def w_o_rows_wrong(draw):
-    """A call valid except that w_o's row count is not num_heads * d_v."""
-    case = draw(PROBLEMS)
-    z = sizes_of(case)
-    rows = _other_than(draw, 1, 13, z["h"] * z["d_v"])
-    case["w_o"] = S.normal(S.rng_for(draw(S.SEEDS)), (rows, z["d_out"]))
-    return bad_call(case, f"w_o has {rows} rows, but num_heads * d_v = {z['h']} * {z['d_v']} = {z['h'] * z['d_v']}")
-
-
-@prop(case=w_o_rows_wrong())
-def test_rejects_w_o_whose_rows_are_not_num_heads_times_d_v(kata, case):
-    """w_o whose row count is not num_heads * d_v raises ValueError"""
-    case, because = case["call"], case["breaks"]
-    expect_value_error(_call(kata, case), because)
-
-
-@st.composite
-def an_input_not_2d(draw):
-    """A call valid except that one input is 1-D (its first row) or 3-D (a batch axis in front)."""
-    case = draw(PROBLEMS)
-    name = draw(INPUT_NAMES)
-    a = case[name]
-    how = draw(NOT_2D)
-    case[name] = {"1-D": lambda: a[0], "3-D batch of 1": lambda: a[None], "3-D batch of 2": lambda: np.stack([a, a])}[how]()
-    return bad_call(case, f"{name} has shape {case[name].shape} ({how}); every input must be 2-D")
-
-
-@prop(case=an_input_not_2d())
-def test_rejects_an_input_that_is_not_2d(kata, case):
-    """An input that is 1-D or 3-D raises ValueError"""
-    case, because = case["call"], case["breaks"]
-    expect_value_error(_call(kata, case), because)
-
-
-@st.composite
-def a_zero_dimension(draw):
-    """A call with consistent shapes in which one size (n, d_model, d_k, d_v or d_out) is 0."""
-    z, x_scale, causal, seed = _spec(draw, SIZES)
-    which = draw(SIZE_NAMES)
-    z[which] = 0
-    case = build(z, x_scale, causal, seed)
-    shapes = ", ".join(f"{k} {np.shape(case[k])}" for k in INPUTS)
-    return bad_call(case, f"{which} is 0 ({shapes})")
-
-
-@prop(case=a_zero_dimension())
-def test_rejects_a_zero_dimension(kata, case):
-    """An input with a zero-length dimension (n, d_model, d_k, d_v or d_out = 0) raises ValueError"""
-    case, because = case["call"], case["breaks"]
-    expect_value_error(_call(kata, case), because)
-
-
-@st.composite
-def a_non_finite_entry(draw):
-    """A valid call with one entry of one input replaced by NaN, inf or -inf."""
-    case = draw(PROBLEMS)
-    name = draw(INPUT_NAMES)
-    bad = draw(NON_FINITE)
-    index = tuple(draw(ints(0, side - 1)) for side in case[name].shape)
-    case[name][index] = bad
-    return bad_call(case, f"{name}[{index}] is {bad}")
-
-
-@prop(case=a_non_finite_entry())
-def test_rejects_nan_or_inf_in_any_input(kata, case):
-    """NaN, inf or -inf anywhere in x, w_q, w_k, w_v or w_o raises ValueError"""
-    case, because = case["call"], case["breaks"]
-    expect_value_error(_call(kata, case), because)
-
-
-@st.composite
-def an_overflowing_score(draw):
-    """A call with finite inputs and projections in which a diagonal score overflows to +inf.
-
-    Position p gets x[p, 0] = 1e156 and w_k's row 0 is set equal to w_q's row 0 (with a 1.0 in
-    head g's first column), so Q[p] and K[p] are huge in the same direction: head g's score
-    (p, p) is about 1e312 / sqrt(d_k) = +inf, while every entry of x w_q, x w_k stays below 1e157.
-    The diagonal is allowed with or without causal, so this score takes part in the softmax.
-    """
-    case = draw(PROBLEMS)
-    z = sizes_of(case)
-    p = draw(ints(0, z["n"] - 1))
-    g = draw(ints(0, z["h"] - 1))
-    case["w_q"][0, g * z["d_k"]] = 1.0
-    case["w_k"][0] = case["w_q"][0]
-    case["x"][p, 0] = 1e156
-    return bad_call(case, (
-        f"head {g}'s score for query {p} and key {p} (an allowed pair) is about 1e312, which "
-        f"overflows to inf, although every input and projection is finite"
-    ))
-
-
-@prop(case=an_overflowing_score())
-def test_rejects_a_score_that_overflows_to_inf(kata, case):
-    """A score that takes part in the softmax overflowing to +inf raises ValueError (instead of NaN)"""
-    case, because = case["call"], case["breaks"]
-    expect_value_error(_call(kata, case), because)
-
-
-@st.composite
-def a_projection_with_wrong_rows(draw):
-    """A call valid except that one of w_q, w_k, w_v has a row count other than d_model."""
-    case = draw(PROBLEMS)
-    z = sizes_of(case)
-    name = draw(PROJECTIONS)
-    rows = _other_than(draw, 1, 9, z["d_model"])
-    case[name] = S.normal(S.rng_for(draw(S.SEEDS)), (rows, case[name].shape[1]))
-    return bad_call(case, f"{name} has {rows} rows but x has d_model = {z['d_model']} columns")
-
-
-@prop(case=a_projection_with_wrong_rows())
-def test_rejects_a_projection_whose_rows_differ_from_d_model(kata, case):
-    """w_q, w_k or w_v whose row count is not d_model (x's width) raises ValueError"""
-    case, because = case["call"], case["breaks"]
-    expect_value_error(_call(kata, case), because)
-
-
 # -- Properties that pin a bug down --------------------------------------------------------
 
 
@@ -687,3 +469,220 @@ def test_accepts_array_likes_returns_float64_and_leaves_inputs_alone(kata, case)
     got = run(kata, dict(case, **given))
     shown = ", ".join(f"{name} as {form}" for name, form in forms.items())
     compare(got, torch_answer(case, **values), dict(case, **values), f"torch, with {shown}")
+
+
+# -- Contract violations -> ValueError ---------------------------------------------------------
+# Each generated bad call breaks exactly one rule, so any order of checks is fine.
+
+
+def _call(kata, case):
+    return lambda: kata(**fresh(case))
+
+
+def bad_call(case, because: str) -> dict:
+    """A generated bad call and the one rule it breaks (shown with the failing input)."""
+    return {"call": case, "breaks": because}
+
+
+@st.composite
+def num_heads_bool_or_float(draw):
+    """A call that is valid except that num_heads is True (for one head) or a float like 2.0."""
+    if draw(BOOLS):
+        case = draw(ONE_HEAD_PROBLEMS)
+        case["num_heads"] = True
+    else:
+        case = draw(PROBLEMS)
+        case["num_heads"] = float(case["num_heads"])
+    return case
+
+
+@prop(case=num_heads_bool_or_float())
+@example(case={**_EXAMPLE, "num_heads": 2.0, "causal": False})
+def test_rejects_a_bool_or_float_num_heads(kata, case):
+    """num_heads that is a bool (True) or a float (2.0) raises ValueError, even though the shapes would fit"""
+    h = case["num_heads"]
+    expect_value_error(
+        _call(kata, case),
+        f"num_heads={h!r} is a {type(h).__name__}, not an int"
+        + (" (bool is a subclass of int in Python: check for it explicitly)" if isinstance(h, bool) else ""),
+    )
+
+
+@st.composite
+def num_heads_not_positive(draw):
+    """A call whose num_heads is 0 or negative; the arrays are shaped for |num_heads| heads."""
+    case = draw(PROBLEMS)
+    case["num_heads"] = -case["num_heads"] if draw(BOOLS) else 0
+    return case
+
+
+@prop(case=num_heads_not_positive())
+def test_rejects_zero_or_negative_num_heads(kata, case):
+    """num_heads of 0 or below raises ValueError"""
+    expect_value_error(_call(kata, case), f"num_heads={case['num_heads']} is not a positive int")
+
+
+@st.composite
+def widths_not_divisible(draw):
+    """A call valid except that w_q and w_k, or w_v, have a width not divisible by num_heads.
+
+    When w_v's width is off, w_o has that many rows (what a caller would pass).
+    """
+    case = draw(MULTI_HEAD_PROBLEMS)
+    z = sizes_of(case)
+    h = z["h"]
+    extra = draw(ints(1, h - 1))
+    rng = S.rng_for(draw(S.SEEDS))
+    if draw(BOOLS):
+        d_model, width = z["d_model"], h * z["d_k"] + extra
+        case["w_q"] = S.normal(rng, (d_model, width))
+        case["w_k"] = S.normal(rng, (d_model, width))
+        what = f"w_q and w_k have width {width}"
+    else:
+        width = h * z["d_v"] + extra
+        case["w_v"] = S.normal(rng, (z["d_model"], width))
+        case["w_o"] = S.normal(rng, (width, z["d_out"]))
+        what = f"w_v has width {width}"
+    return bad_call(case, f"{what}, not divisible by num_heads={h}")
+
+
+@prop(case=widths_not_divisible())
+def test_rejects_widths_not_divisible_by_num_heads(kata, case):
+    """A width of w_q/w_k or of w_v that num_heads does not divide raises ValueError (no silent truncation)"""
+    case, because = case["call"], case["breaks"]
+    expect_value_error(_call(kata, case), because)
+
+
+@st.composite
+def q_and_k_widths_differ(draw):
+    """A call valid except that w_k's width is num_heads * d_k' with d_k' != d_k."""
+    case = draw(PROBLEMS)
+    z = sizes_of(case)
+    d_k2 = _other_than(draw, 1, 5, z["d_k"])
+    case["w_k"] = S.normal(S.rng_for(draw(S.SEEDS)), (z["d_model"], z["h"] * d_k2))
+    return bad_call(case, f"w_q has width {case['w_q'].shape[1]} but w_k has width {case['w_k'].shape[1]}")
+
+
+@prop(case=q_and_k_widths_differ())
+def test_rejects_w_q_and_w_k_of_different_widths(kata, case):
+    """w_q and w_k of different widths raise ValueError"""
+    case, because = case["call"], case["breaks"]
+    expect_value_error(_call(kata, case), because)
+
+
+@st.composite
+def a_projection_with_wrong_rows(draw):
+    """A call valid except that one of w_q, w_k, w_v has a row count other than d_model."""
+    case = draw(PROBLEMS)
+    z = sizes_of(case)
+    name = draw(PROJECTIONS)
+    rows = _other_than(draw, 1, 9, z["d_model"])
+    case[name] = S.normal(S.rng_for(draw(S.SEEDS)), (rows, case[name].shape[1]))
+    return bad_call(case, f"{name} has {rows} rows but x has d_model = {z['d_model']} columns")
+
+
+@prop(case=a_projection_with_wrong_rows())
+def test_rejects_a_projection_whose_rows_differ_from_d_model(kata, case):
+    """w_q, w_k or w_v whose row count is not d_model (x's width) raises ValueError"""
+    case, because = case["call"], case["breaks"]
+    expect_value_error(_call(kata, case), because)
+
+
+@st.composite
+def w_o_rows_wrong(draw):
+    """A call valid except that w_o's row count is not num_heads * d_v."""
+    case = draw(PROBLEMS)
+    z = sizes_of(case)
+    rows = _other_than(draw, 1, 13, z["h"] * z["d_v"])
+    case["w_o"] = S.normal(S.rng_for(draw(S.SEEDS)), (rows, z["d_out"]))
+    return bad_call(case, f"w_o has {rows} rows, but num_heads * d_v = {z['h']} * {z['d_v']} = {z['h'] * z['d_v']}")
+
+
+@prop(case=w_o_rows_wrong())
+def test_rejects_w_o_whose_rows_are_not_num_heads_times_d_v(kata, case):
+    """w_o whose row count is not num_heads * d_v raises ValueError"""
+    case, because = case["call"], case["breaks"]
+    expect_value_error(_call(kata, case), because)
+
+
+@st.composite
+def an_input_not_2d(draw):
+    """A call valid except that one input is 1-D (its first row) or 3-D (a batch axis in front)."""
+    case = draw(PROBLEMS)
+    name = draw(INPUT_NAMES)
+    a = case[name]
+    how = draw(NOT_2D)
+    case[name] = {"1-D": lambda: a[0], "3-D batch of 1": lambda: a[None], "3-D batch of 2": lambda: np.stack([a, a])}[how]()
+    return bad_call(case, f"{name} has shape {case[name].shape} ({how}); every input must be 2-D")
+
+
+@prop(case=an_input_not_2d())
+def test_rejects_an_input_that_is_not_2d(kata, case):
+    """An input that is 1-D or 3-D raises ValueError"""
+    case, because = case["call"], case["breaks"]
+    expect_value_error(_call(kata, case), because)
+
+
+@st.composite
+def a_zero_dimension(draw):
+    """A call with consistent shapes in which one size (n, d_model, d_k, d_v or d_out) is 0."""
+    z, x_scale, causal, seed = _spec(draw, SIZES)
+    which = draw(SIZE_NAMES)
+    z[which] = 0
+    case = build(z, x_scale, causal, seed)
+    shapes = ", ".join(f"{k} {np.shape(case[k])}" for k in INPUTS)
+    return bad_call(case, f"{which} is 0 ({shapes})")
+
+
+@prop(case=a_zero_dimension())
+def test_rejects_a_zero_dimension(kata, case):
+    """An input with a zero-length dimension (n, d_model, d_k, d_v or d_out = 0) raises ValueError"""
+    case, because = case["call"], case["breaks"]
+    expect_value_error(_call(kata, case), because)
+
+
+@st.composite
+def a_non_finite_entry(draw):
+    """A valid call with one entry of one input replaced by NaN, inf or -inf."""
+    case = draw(PROBLEMS)
+    name = draw(INPUT_NAMES)
+    bad = draw(NON_FINITE)
+    index = tuple(draw(ints(0, side - 1)) for side in case[name].shape)
+    case[name][index] = bad
+    return bad_call(case, f"{name}[{index}] is {bad}")
+
+
+@prop(case=a_non_finite_entry())
+def test_rejects_nan_or_inf_in_any_input(kata, case):
+    """NaN, inf or -inf anywhere in x, w_q, w_k, w_v or w_o raises ValueError"""
+    case, because = case["call"], case["breaks"]
+    expect_value_error(_call(kata, case), because)
+
+
+@st.composite
+def an_overflowing_score(draw):
+    """A call with finite inputs and projections in which a diagonal score overflows to +inf.
+
+    Position p gets x[p, 0] = 1e156 and w_k's row 0 is set equal to w_q's row 0 (with a 1.0 in
+    head g's first column), so Q[p] and K[p] are huge in the same direction: head g's score
+    (p, p) is about 1e312 / sqrt(d_k) = +inf, while every entry of x w_q, x w_k stays below 1e157.
+    The diagonal is allowed with or without causal, so this score takes part in the softmax.
+    """
+    case = draw(PROBLEMS)
+    z = sizes_of(case)
+    p = draw(ints(0, z["n"] - 1))
+    g = draw(ints(0, z["h"] - 1))
+    case["w_q"][0, g * z["d_k"]] = 1.0
+    case["w_k"][0] = case["w_q"][0]
+    case["x"][p, 0] = 1e156
+    return bad_call(case, (
+        f"head {g}'s score for query {p} and key {p} (an allowed pair) is about 1e312, which "
+        f"overflows to inf, although every input and projection is finite"
+    ))
+
+
+@prop(case=an_overflowing_score())
+def test_rejects_a_score_that_overflows_to_inf(kata, case):
+    """A score that takes part in the softmax overflowing to +inf raises ValueError (instead of NaN)"""
+    case, because = case["call"], case["breaks"]
+    expect_value_error(_call(kata, case), because)
