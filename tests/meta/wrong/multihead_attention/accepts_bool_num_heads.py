@@ -5,7 +5,7 @@ import numpy as np
 def multihead_attention(x, w_q, w_k, w_v, w_o, num_heads, causal=False):
     if not isinstance(num_heads, int) or num_heads < 1:
         raise ValueError("num_heads must be a positive int")
-    h = num_heads
+    h = int(num_heads)
     x, w_q, w_k, w_v, w_o = (np.asarray(a, dtype=np.float64) for a in (x, w_q, w_k, w_v, w_o))
     for a in (x, w_q, w_k, w_v, w_o):
         if a.ndim != 2 or 0 in a.shape:
