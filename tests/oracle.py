@@ -69,9 +69,15 @@ def flush():
         return
     path = _cache_file()
     path.parent.mkdir(parents=True, exist_ok=True)
+    merged = dict(_memo)
+    try:  # another run may have written answers since this one started: keep them too
+        with open(path, "rb") as f:
+            merged = {**pickle.load(f), **_memo}
+    except Exception:
+        pass
     tmp = path.with_suffix(f".tmp{os.getpid()}")
     with open(tmp, "wb") as f:
-        pickle.dump(_memo, f, protocol=pickle.HIGHEST_PROTOCOL)
+        pickle.dump(merged, f, protocol=pickle.HIGHEST_PROTOCOL)
     os.replace(tmp, path)
     _dirty = False
 

@@ -26,7 +26,7 @@ def rng_for(seed: int) -> np.random.Generator:
 
 def normal(rng: np.random.Generator, shape, scale: float = 1.0) -> np.ndarray:
     """Readable, never-constant float64 entries: N(0, 1) rounded to 2 decimals, times scale."""
-    return np.round(rng.standard_normal(shape), 2) * scale
+    return np.round(rng.standard_normal(shape), 2) * scale + 0.0  # + 0.0 turns -0. into 0.
 
 
 @st.composite
