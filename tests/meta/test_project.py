@@ -41,7 +41,7 @@ def test_untouched_stubs_each_report_not_implemented_once(tmp_path):
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "--impl", "katas", "-p", "no:cacheprovider", "-q"],
+        [sys.executable, "-m", "pytest", "--impl", "katas", "-p", "no:cacheprovider", "-q", "-rN"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
     )
     assert proc.returncode == 1, proc.stdout + proc.stderr
