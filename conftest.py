@@ -83,6 +83,7 @@ def pytest_configure(config):
     config.dojo_is_reference = impl == (ROOT / "solutions").resolve()
     config.dojo_functions = {}
     config.dojo_hung = set()
+    config.dojo_failed = set()
     config.dojo_records = []
     # One example database per implementation folder: a failure found in one implementation
     # is never replayed against another.
@@ -208,8 +209,18 @@ def kata(request):
 
 def pytest_runtest_setup(item):
     kata = _kata_of(item)
-    if kata is not None and kata.module in item.config.dojo_hung:
+    if kata is None:
+        return
+    if kata.module in item.config.dojo_hung:
         pytest.skip(f"{kata.module} timed out in an earlier property; fix the hang first")
+    if kata.module in item.config.dojo_failed and item.config.getoption("--dojo-json"):
+        # The tool shows the first failure in full and only names the others, so their
+        # inputs need not be shrunk: that keeps a wrong answer's verdict about as quick as a
+        # right one's. (Plain pytest still shrinks every failure.)
+        test = getattr(item, "obj", None)
+        current = getattr(test, "_hypothesis_internal_use_settings", None)
+        if current is not None and not getattr(test, "_hypothesis_internal_settings_applied", False):
+            item.obj = settings(current, phases=[Phase.explicit, Phase.reuse, Phase.generate])(test)
 
 
 # -- Readable verdicts ----------------------------------------------------------------------
@@ -228,6 +239,7 @@ def pytest_runtest_makereport(item, call):
             state = item.state
             message = item.problem
         elif report.failed and call.excinfo is not None:
+            item.config.dojo_failed.add(kata.module)
             if call.excinfo.errisinstance(KataTimeout):
                 item.config.dojo_hung.add(kata.module)
                 state = "timed-out"

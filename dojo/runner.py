@@ -59,10 +59,12 @@ class Verdict:
 def pytest_args(env: Env, kata: registry.Kata, impl_dir: Path, report: Path) -> list[str]:
     return [
         str(env.test_file(kata)),
-        "--impl", str(impl_dir),
-        "--dojo-json", str(report),
+        # NAME=VALUE, one token each: pytest reads its arguments before it knows these
+        # options, and would take a separate VALUE for a test path (and load conftests by it).
+        f"--impl={impl_dir}",
+        f"--dojo-json={report}",
         "-q", "--no-header", "-p", "no:cacheprovider", "-p", "no:warnings",
-        "--rootdir", str(env.root),
+        f"--rootdir={env.root}",
     ]
 
 
