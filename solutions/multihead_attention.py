@@ -61,15 +61,14 @@ def multihead_attention(x, w_q, w_k, w_v, w_o, num_heads, causal=False):
         raise ValueError(f"w_o must have num_heads * d_v = {h * d_v} rows, got {w_o.shape[0]}")
 
     with np.errstate(over="ignore", invalid="ignore"):
-        q = (x @ w_q).reshape(n, h, d_k).transpose(1, 0, 2)  # (h, n, d_k)
+        q = (x @ w_q / np.sqrt(d_k)).reshape(n, h, d_k).transpose(1, 0, 2)  # (h, n, d_k), pre-scaled
         k = (x @ w_k).reshape(n, h, d_k).transpose(1, 0, 2)  # (h, n, d_k)
         v = (x @ w_v).reshape(n, h, d_v).transpose(1, 0, 2)  # (h, n, d_v)
-        scores = q @ k.transpose(0, 2, 1) / np.sqrt(d_k)  # (h, n, n)
-    allowed = np.tril(np.ones((n, n), dtype=bool)) if causal else np.ones((n, n), dtype=bool)
-    if not np.isfinite(scores[:, allowed]).all():
+        scores = q @ k.transpose(0, 2, 1)  # (h, n, n) = Q_h K_hᵀ / sqrt(d_k) for every head
+    blocked = np.triu(np.ones((n, n), dtype=bool), k=1) if causal else np.zeros((n, n), dtype=bool)
+    if not (np.isfinite(scores) | blocked).all():  # only scores that take part in the softmax
         raise ValueError("a score overflowed to inf; rescale x or the projections")
-    if causal:
-        scores[:, ~allowed] = -np.inf  # (h, n, n), blocked logits are -inf
+    np.copyto(scores, -np.inf, where=blocked)  # (h, n, n), future logits are -inf
     scores -= scores.max(axis=-1, keepdims=True)
     weights = np.exp(scores, out=scores)  # (h, n, n)
     weights /= weights.sum(axis=-1, keepdims=True)
