@@ -284,7 +284,7 @@ def cmd_interview(env: Env, args) -> int:
         if args.katas or args.random or args.minutes is not None:
             raise UsageError("--resume continues the interview as it was: no katas, --random or --minutes.")
         session["coach"] = session.get("coach", False) or args.coach
-        session["watch"] = session.get("watch", True) and not args.no_watch
+        session["watch"] = session.get("watch", True) and not args.manual
     else:
         if session is not None:
             cur = session.get("current") or {"kata": session["queue"][session["index"]]["kata"]}
@@ -299,7 +299,7 @@ def cmd_interview(env: Env, args) -> int:
             "index": 0,
             "current": None,
             "coach": bool(args.coach),
-            "watch": not args.no_watch,
+            "watch": not args.manual,
         }
     if args.answer is not None and len(session["queue"]) - session["index"] != 1:
         raise UsageError("--answer FILE answers one problem: name one kata.")
@@ -890,7 +890,12 @@ def register(sub) -> None:
     p.add_argument("--minutes", type=float, help="minutes per problem (default: the kata's own)")
     p.add_argument("--random", action="store_true", help="pick an unsolved kata at random")
     p.add_argument("--coach", action="store_true", help="show the whole verdict, failing inputs included")
-    p.add_argument("--no-watch", action="store_true", help="do not judge on save; press t to run the tests")
+    p.add_argument(
+        "--no-watch", action="store_true",
+        help="for terminals or file systems without file-change events: dojo always polls the "
+        "file's contents, so saves are still seen and judged",
+    )
+    p.add_argument("--manual", action="store_true", help="do not judge on save; press t to run the tests")
     p.add_argument("--resume", action="store_true", help="continue an interview whose terminal was closed")
     p.add_argument("--answer", metavar="FILE", help="scripted: copy FILE in as the answer, judge and submit it")
     p.add_argument("--at", type=float, metavar="SECONDS", help="with --answer: when it is copied in (clock time)")

@@ -301,9 +301,9 @@ def test_q_asks_before_abandoning(sandbox, interview):
 
 
 def test_ctrl_c_abandons_and_loses_nothing(sandbox, interview, nan_bug):
-    live = interview("softmax", "--no-watch")
+    live = interview("softmax", "--manual")
     live.attempt.write_text(nan_bug.read_text())
-    live.wait_for(r"saved\.  \(t runs the tests\)")  # --no-watch: noticed, not judged
+    live.wait_for(r"saved\.  \(t runs the tests\)")  # --manual: noticed, not judged
     sandbox.set_clock(90)
     live.proc.send_signal(signal.SIGINT)
     assert live.end() == 130
@@ -314,6 +314,18 @@ def test_ctrl_c_abandons_and_loses_nothing(sandbox, interview, nan_bug):
         "abandoned", "interrupt", 90.0, True, 0)
     assert live.attempt.read_text() == nan_bug.read_text()
     assert not (sandbox.state / "interview.json").exists()
+
+
+def test_no_watch_still_judges_every_save_by_polling(sandbox, interview, nan_bug):
+    live = interview("softmax", "--no-watch")
+    live.attempt.write_text(nan_bug.read_text())
+    live.wait_for(rf"{N - 1} of {N} properties pass")  # found by polling, judged at once
+    live.key("q")
+    live.wait_for(r"\[y/N\]")
+    live.key("y")
+    assert live.end() == 1
+    rec = only_record(sandbox)
+    assert (rec["outcome"], rec["judge_runs"], rec["passed"]) == ("abandoned", 1, N - 1)
 
 
 def test_resume_counts_the_time_the_terminal_was_closed(sandbox, interview, solution):
@@ -340,7 +352,7 @@ def test_resume_counts_the_time_the_terminal_was_closed(sandbox, interview, solu
 def test_resume_after_the_deadline_grades_what_the_interview_last_saw(
     sandbox, interview, nan_bug, solution
 ):
-    live = interview("softmax", "--no-watch")
+    live = interview("softmax", "--manual")
     live.attempt.write_text(nan_bug.read_text())
     live.wait_for(r"saved\.")
     live.proc.send_signal(signal.SIGHUP)  # the terminal window was closed
@@ -379,6 +391,7 @@ def test_a_corrupt_history_is_set_aside_with_a_warning(sandbox):
 
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux for a real terminal")
 def test_in_a_real_terminal_the_countdown_redraws_and_a_save_is_judged(sandbox, nan_bug):
     socket = f"dojo-test-{uuid.uuid4().hex[:8]}"
     env = sandbox.environ()
