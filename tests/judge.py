@@ -142,6 +142,29 @@ def _nanmax(diff) -> str:
     return f"{finite.max():.3g}" if finite.size else "nan"
 
 
+def check_finite(out, weights):
+    """A valid input has a finite answer: NaN or inf in it is a bug, whatever else is compared."""
+    for what, a in (("weights", weights), ("out", out)):
+        bad = np.argwhere(~np.isfinite(a))
+        if bad.size:
+            index = tuple(int(i) for i in bad[0])
+            raise KataMismatch(
+                f"{what}{list(index)} is {a[index]} although the input is valid and every score "
+                f"that takes part in the softmax is finite.\n"
+                f"  NaN usually means exp() overflowed (subtract each row's max first) or a row "
+                f"was 0/0.\n  {what}: {show(a)}"
+            )
+    return out, weights
+
+
+def check_close_or_explain(got, want, what: str, why):
+    """check_close, building the explanation ``why()`` only when it fails (it can be slow)."""
+    try:
+        check_close(got, want, what)
+    except KataMismatch:
+        check_close(got, want, what, why())
+
+
 def check_that(condition: bool, message: str):
     if not condition:
         raise KataMismatch(message)

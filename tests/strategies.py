@@ -47,14 +47,19 @@ def distinct_dims(count: int, min_value: int = 1, max_value: int = 7):
     ).map(tuple)
 
 
-@st.composite
-def masks(draw, n: int, m: int) -> np.ndarray:
-    """A bool (n, m) mask, True = may attend, with at least one allowed key in every row."""
-    rng = rng_for(draw(SEEDS))
-    density = draw(st.sampled_from([0.2, 0.5, 0.8, 1.0]))
+def valid_mask(rng: np.random.Generator, n: int, m: int, density: float) -> np.ndarray:
+    """A bool (n, m) mask, True = may attend, with at least one allowed key in every row
+    (by construction, never by rejection)."""
     mask = rng.random((n, m)) < density
     mask[np.arange(n), rng.integers(0, m, size=n)] = True  # every row keeps one key
     return mask
+
+
+@st.composite
+def masks(draw, n: int, m: int) -> np.ndarray:
+    """A drawn ``valid_mask`` of density 0.2 to 1."""
+    density = draw(st.sampled_from([0.2, 0.5, 0.8, 1.0]))
+    return valid_mask(rng_for(draw(SEEDS)), n, m, density)
 
 
 @st.composite

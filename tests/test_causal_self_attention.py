@@ -16,7 +16,8 @@ from hypothesis import example, strategies as st
 from tests import oracle
 from tests import strategies as S
 from tests.judge import (
-    KataMismatch,
+    check_close_or_explain,
+    check_finite,
     check_close,
     check_pair,
     check_that,
@@ -45,29 +46,6 @@ def run(kata, x, w_q, w_k, w_v):
     out, weights = check_pair(kata(x=x, w_q=w_q, w_k=w_k, w_v=w_v), FUNCTION, (n, d_v), (n, n))
     return check_finite(out, weights)
 
-
-def check_finite(out, weights):
-    """A valid input has a finite answer: NaN or inf in it is a bug, whatever else is compared."""
-    for what, a in (("weights", weights), ("out", out)):
-        bad = np.argwhere(~np.isfinite(a))
-        if bad.size:
-            index = tuple(int(i) for i in bad[0])
-            check_that(
-                False,
-                f"{what}{list(index)} is {a[index]} although the input is valid and every score "
-                f"that takes part in the softmax is finite.\n"
-                f"  NaN usually means exp() overflowed (subtract each row's max first) or a row "
-                f"was 0/0.\n  {what}: {show(a)}",
-            )
-    return out, weights
-
-
-def check_close_or_explain(got, want, what: str, why):
-    """check_close, building the explanation ``why()`` only when it fails (show() is slow)."""
-    try:
-        check_close(got, want, what)
-    except KataMismatch:
-        check_close(got, want, what, why())
 
 
 def sizes(case) -> str:

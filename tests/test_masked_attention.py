@@ -15,7 +15,8 @@ from hypothesis import example, strategies as st
 from tests import oracle
 from tests import strategies as S
 from tests.judge import (
-    KataMismatch,
+    check_close_or_explain,
+    check_finite,
     check_close,
     check_pair,
     check_that,
@@ -44,29 +45,6 @@ def run(kata, q, k, v, mask=None):
     return check_finite(out, weights)
 
 
-def check_finite(out, weights):
-    """A valid input has a finite answer: NaN or inf in it is a bug, whatever else is compared."""
-    for what, a in (("weights", weights), ("out", out)):
-        bad = np.argwhere(~np.isfinite(a))
-        if bad.size:
-            index = tuple(int(i) for i in bad[0])
-            check_that(
-                False,
-                f"{what}{list(index)} is {a[index]} although the input is valid and every score "
-                f"that takes part in the softmax is finite.\n"
-                f"  NaN usually means exp() overflowed (subtract each row's max first) or a row "
-                f"was 0/0.\n  {what}: {show(a)}",
-            )
-    return out, weights
-
-
-def check_close_or_explain(got, want, what: str, why):
-    """check_close, building the explanation ``why()`` only when it fails (show() is slow)."""
-    try:
-        check_close(got, want, what)
-    except KataMismatch:
-        check_close(got, want, what, why())
-
 
 def sizes(case) -> str:
     """The dimensions of a case, named, for failure messages."""
@@ -89,13 +67,6 @@ DIMS = S.distinct_dims(4)  # n, m, d_k, d_v
 KINDS = st.sampled_from(["ordinary", "large"])
 DENSITIES = st.sampled_from([0.2, 0.5, 0.8, 1.0])
 BOOLEANS = st.booleans()
-
-
-def valid_mask(rng: np.random.Generator, n: int, m: int, density: float) -> np.ndarray:
-    """Like S.masks: bool (n, m), True = may attend, one allowed key per row guaranteed."""
-    mask = rng.random((n, m)) < density
-    mask[np.arange(n), rng.integers(0, m, size=n)] = True
-    return mask
 
 
 def draw_problem(draw, kind=None, masked=None, min_keys=1):
@@ -122,7 +93,7 @@ def draw_problem(draw, kind=None, masked=None, min_keys=1):
         "q": S.normal(rng, (n, d_k), q_scale),
         "k": S.normal(rng, (m, d_k), k_scale),
         "v": S.normal(rng, (m, d_v), v_scale),
-        "mask": valid_mask(rng, n, m, density) if masked else None,
+        "mask": S.valid_mask(rng, n, m, density) if masked else None,
     }
     return case, rng
 
@@ -505,7 +476,7 @@ def with_wrongly_shaped_masks(draw):
         "(n, 1)": np.ones((n, 1), dtype=bool),
         "(m,)": valid[0],
         "(1, n, m)": valid[None],
-        "(m, n), transposed": valid_mask(rng, m, n, 0.5),
+        "(m, n), transposed": S.valid_mask(rng, m, n, 0.5),
         "(n + 1, m)": np.vstack([valid, valid[:1]]),
         "(n, m + 1)": np.hstack([valid, valid[:, :1]]),
     }
