@@ -4,6 +4,9 @@ import pytest
 
 from tests.meta.selfcheck import described, implementations, judge
 
+# Wrong implementations overflow and divide by zero on purpose: their warnings are expected.
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
+
 WRONG = implementations("wrong")
 RIGHT = implementations("right")
 
