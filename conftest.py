@@ -159,6 +159,9 @@ def pytest_collection_modifyitems(session, config, items):
         items[:] = [
             it for it in items if _kata_of(it) is None or _kata_of(it).module not in replaced
         ] + list(replaced.values())
+    # Katas in the registry's order (the order a newcomer practises in), the rest after them.
+    order = {k.module: i for i, k in enumerate(registry.KATAS)}
+    items.sort(key=lambda it: order.get(getattr(_kata_of(it), "module", None), len(order)))
 
 
 def _check_kata_file(config, kata, first_item):
