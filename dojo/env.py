@@ -31,6 +31,25 @@ class FileClock:
             return 0.0
 
 
+def is_repo(folder: Path) -> bool:
+    return (folder / "katas").is_dir() and (folder / "solutions").is_dir() and (folder / "conftest.py").is_file()
+
+
+def find_root() -> Path:
+    """The repository whose katas/ are practised: $DOJO_ROOT, else the checkout this package
+    was installed from (pip install -e), else the nearest folder above the current one that
+    holds katas/, solutions/ and conftest.py."""
+    if os.environ.get("DOJO_ROOT"):
+        return Path(os.environ["DOJO_ROOT"]).resolve()
+    if is_repo(registry.ROOT):
+        return registry.ROOT
+    here = Path.cwd().resolve()
+    for folder in (here, *here.parents):
+        if is_repo(folder):
+            return folder
+    return registry.ROOT  # commands that need the files will say they are missing
+
+
 @dataclass
 class Env:
     root: Path = registry.ROOT
@@ -47,7 +66,7 @@ class Env:
 
     @classmethod
     def from_os(cls) -> "Env":
-        root = Path(os.environ.get("DOJO_ROOT") or registry.ROOT).resolve()
+        root = find_root()
         state = Path(os.environ.get("DOJO_STATE_DIR") or root / ".dojo")
         env = cls(root=root, state_dir=state)
         fake = os.environ.get("DOJO_FAKE_CLOCK")
