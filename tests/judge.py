@@ -142,6 +142,21 @@ def _nanmax(diff) -> str:
     return f"{finite.max():.3g}" if finite.size else "nan"
 
 
+def check_leaves_inputs_alone(call, inputs: dict, function: str):
+    """``call()`` must leave every array in ``inputs`` exactly as it was.
+
+    (``Guarded`` checks this on every call anyway; this names it as a property of its own.)
+    """
+    originals = {k: v.copy() for k, v in inputs.items() if isinstance(v, np.ndarray)}
+    call()
+    for name, original in originals.items():
+        if not np.array_equal(inputs[name], original, equal_nan=True):
+            raise KataMismatch(
+                f"{function}() modified its input `{name}` in place.\n"
+                f"{labelled('  before: ', original)}\n{labelled('  after:  ', inputs[name])}"
+            )
+
+
 def check_finite(out, weights):
     """A valid input has a finite answer: NaN or inf in it is a bug, whatever else is compared."""
     for what, a in (("weights", weights), ("out", out)):
