@@ -2,7 +2,7 @@
 
 Four sections, each readable on its own (docs/compare.md shows a real run):
 
-1. Agreement: both implementations run on the kata's battery (``dojo/battery.py``): edge
+1. Agreement: both implementations run on the kata's battery (``dojo/batteries/<kata>.py``): edge
    cases, seeded random cases and one input per ValueError class. One row per case, rows that
    disagree first. Tolerance: the judge's (rtol 1e-9, atol 1e-12 × the output's scale).
 2. Attention maps: the weights of a small causal/masked example, reference and yours side by
@@ -296,7 +296,7 @@ def outcome_json(outcome) -> dict:
 
 
 def agreement_section(env: Env, rows: list[dict], battery) -> list[str]:
-    from dojo.battery import KINDS
+    from dojo.batteries import KINDS
 
     ordered = [r for r in rows if not r["agree"]] + [r for r in rows if r["agree"]]
     lines = []
@@ -673,14 +673,14 @@ def cmd_compare(env: Env, args) -> int:
     png_path = _writable(args.png, "--png")
     json_path = _writable(args.json, "--json")
 
-    from dojo.battery import BATTERIES
+    from dojo.batteries import BATTERIES
     from dojo.heatmap import render_png, terminal_lines
     from dojo.isolate import Isolated
     from dojo.loader import load_kata
 
     battery = BATTERIES.get(kata.module)
     if battery is None:
-        raise UsageError(f"`dojo compare` has no battery of inputs for {kata.module} yet (see dojo/battery.py).")
+        raise UsageError(f"`dojo compare` has no battery of inputs for {kata.module} yet (add dojo/batteries/{kata.module}.py).")
     ref_path = env.solution_file(kata)
     ref_fn = load_kata(ref_path, kata.function)
     your_name, ref_name = shown(env, path), shown(env, ref_path)

@@ -26,6 +26,7 @@ class Kata:
     minutes: int
     hints: tuple[str, ...]
     followups: tuple[str, ...]
+    track: str
 
     @property
     def stub_path(self) -> Path:
@@ -59,6 +60,7 @@ def _load(path: Path = REGISTRY_FILE) -> tuple[Kata, ...]:
                     minutes=int(entry["minutes"]),
                     hints=tuple(entry["hints"]),
                     followups=tuple(entry["followups"]),
+                    track=entry["track"],
                 )
             )
         except KeyError as e:
@@ -68,6 +70,8 @@ def _load(path: Path = REGISTRY_FILE) -> tuple[Kata, ...]:
 
 KATAS: tuple[Kata, ...] = _load()
 BY_MODULE = {k.module: k for k in KATAS}
+#: Track names in the order of their first kata.
+TRACKS: tuple[str, ...] = tuple(dict.fromkeys(k.track for k in KATAS))
 
 
 def get(name: str) -> Kata:
@@ -97,6 +101,8 @@ def check_registry(katas: tuple[Kata, ...] = KATAS) -> list[str]:
         seen.add(k.module)
         if k.difficulty not in DIFFICULTIES:
             problems.append(f"{k.module}: difficulty {k.difficulty!r} is not one of {DIFFICULTIES}")
+        if not k.track.strip():
+            problems.append(f"{k.module}: needs a track")
         if k.minutes <= 0:
             problems.append(f"{k.module}: minutes must be positive")
         if not k.hints or any(not h.strip() for h in k.hints):

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from dojo import registry
-from dojo.battery import BATTERIES
+from dojo.batteries import BATTERIES
 from dojo.env import Env
 from dojo.heatmap import CELL, GAP, LABEL, MARGIN, RED, Map, png_size, render_png, terminal_lines
 from dojo.loader import load_kata

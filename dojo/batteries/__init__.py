@@ -1,0 +1,139 @@
+"""The inputs ``dojo compare`` feeds to both implementations: one ``Battery`` per kata.
+
+A battery is data: a list of named cases, each with a builder that makes the keyword arguments
+of one call from a seeded generator, plus what to draw (``maps``) and how to time it
+(``speed``). Each kata's battery is its own module, ``dojo/batteries/<module>.py``, exporting
+``BATTERY``; adding a kata to ``dojo compare`` means adding that one file. This module holds
+the shared vocabulary (``Case``, ``Panel``, ``Speed``, ``Battery``) and small builders.
+
+Every builder is deterministic: case ``name`` of kata ``k`` always gets the generator seeded
+with ``crc32(f"{k}:{name}")``, so two runs compare the same numbers.
+
+Case kinds:
+- ``edge``: the contract's edge cases (large logits, mixed scales, -inf, masks with a single
+  allowed key, n != m, d_k != d_v != d_model, one head, many heads, causal, array-likes);
+- ``random``: ordinary generated inputs of assorted shapes;
+- ``error``: one input per ValueError class of the contract.
+
+Only the reference decides what is right: a case's kind is a label, not an expectation
+(``tests/tool/test_compare.py`` checks that the reference raises on exactly the error cases).
+"""
+
+from __future__ import annotations
+
+import importlib
+import zlib
+from collections.abc import Mapping
+from pathlib import Path
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+KINDS = ("edge", "random", "error")
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    build: Callable[[np.random.Generator], dict]
+    kind: str = "edge"
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One matrix to draw: its title, and which cells the contract forces to exactly 0."""
+
+    title: str
+    index: tuple  # where the matrix sits in the kata's outputs: (output number, *leading index)
+    blocked: np.ndarray | None = None  # bool, True where the weight must be exactly 0
+
+
+@dataclass(frozen=True)
+class Speed:
+    what: str  # the shapes, in words, with n standing for the size
+    sizes: tuple[int, int]  # (smaller, realistic); the growth exponent comes from the two
+    build: Callable[[int], dict]
+    torch: Callable[[object, dict], Callable[[], object]]  # (torch module, kwargs) -> a call
+
+
+@dataclass(frozen=True)
+class Battery:
+    kata: str
+    outputs: tuple[str, ...]  # what the function returns: one array, or a tuple of arrays
+    cases: tuple[Case, ...]
+    map_what: str  # the drawn example, in words
+    map_inputs: Callable[[], dict]
+    panels: Callable[[dict], list[Panel]]
+    blocked_words: str  # what a weight on a blocked cell means, e.g. "a future leak"
+    speed: Speed
+
+    @property
+    def single(self) -> bool:
+        return len(self.outputs) == 1
+
+    def rng(self, case: Case) -> np.random.Generator:
+        return np.random.default_rng(zlib.crc32(f"{self.kata}:{case.name}".encode()))
+
+    def inputs(self, case: Case) -> dict:
+        return case.build(self.rng(case))
+
+
+def normal(rng: np.random.Generator, shape, scale: float = 1.0) -> np.ndarray:
+    """Readable entries: N(0, 1) rounded to 2 decimals, times ``scale`` (as the judge draws them)."""
+    return np.round(rng.standard_normal(shape), 2) * scale
+
+
+def fixed(**kwargs) -> Callable[[np.random.Generator], dict]:
+    """A builder that ignores the generator."""
+    return lambda rng: {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in kwargs.items()}
+
+
+def one_allowed_per_row(rng, n, m, density):
+    mask = rng.random((n, m)) < density
+    mask[np.arange(n), rng.integers(0, m, size=n)] = True
+    return mask
+
+
+def set_entry(a: np.ndarray, index, value) -> np.ndarray:
+    a = a.copy()
+    a[index] = value
+    return a
+
+
+def torch_weights(torch, q, k, allowed):
+    scores = q @ k.transpose(-2, -1) / float(q.shape[-1]) ** 0.5
+    if allowed is not None:
+        scores = scores.masked_fill(~allowed, float("-inf"))
+    return torch.softmax(scores, dim=-1)
+
+
+
+
+class _Batteries(Mapping):
+    """kata module -> its ``Battery``, imported on first use (a broken one breaks only itself)."""
+
+    def __init__(self):
+        self._loaded: dict[str, Battery] = {}
+
+    def _modules(self) -> list[str]:
+        from dojo import registry
+
+        return [k.module for k in registry.KATAS if (Path(__file__).with_name(f"{k.module}.py")).is_file()]
+
+    def __getitem__(self, kata: str) -> Battery:
+        if kata not in self._loaded:
+            if kata not in self._modules():
+                raise KeyError(kata)
+            self._loaded[kata] = importlib.import_module(f"dojo.batteries.{kata}").BATTERY
+        return self._loaded[kata]
+
+    def __iter__(self):
+        return iter(self._modules())
+
+    def __len__(self) -> int:
+        return len(self._modules())
+
+
+#: Every kata's battery, by module name.
+BATTERIES = _Batteries()
