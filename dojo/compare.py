@@ -324,9 +324,18 @@ def agreement_section(env: Env, rows: list[dict], battery) -> list[str]:
 # -- attention maps -------------------------------------------------------------------------
 
 
-def pick(outputs: list, index: tuple):
+def pick(outputs: list, panel):
+    """The 2-D matrix ``panel`` draws from ``outputs``, or None when they do not hold one."""
     import numpy as np
 
+    if panel.derive is not None:
+        try:
+            with np.errstate(all="ignore"):
+                a = np.asarray(panel.derive(list(outputs)), dtype=np.float64)
+        except Exception:  # outputs of the wrong shape or kind: nothing to draw
+            return None
+        return a if a.ndim == 2 else None
+    index = panel.index
     a = outputs[index[0]]
     if not isinstance(a, np.ndarray):
         return None
@@ -361,8 +370,8 @@ def build_maps(battery, ref_fn, yours, timeout: float, file_name: str, yours_bro
             note = compare_case(ref, mine, battery, file_name)[1]
     maps, notes = [], []
     for panel in battery.panels(inputs):
-        r = pick(ref_outs, panel.index)
-        y = pick(your_outs, panel.index) if your_outs is not None else None
+        r = pick(ref_outs, panel)
+        y = pick(your_outs, panel) if your_outs is not None else None
         panel_note = note or ""
         if your_outs is not None and y is None:
             panel_note = "not a 2-D array where the weights should be"
@@ -374,13 +383,15 @@ def build_maps(battery, ref_fn, yours, timeout: float, file_name: str, yours_bro
         differ = differing(y, r, RTOL, ATOL)
         maps.append(Map(panel.title, r, y, differ, panel.blocked, panel_note if y is None or differ is None else ""))
         if y is not None:
-            notes += diagnose(panel.title, r, y, differ, panel.blocked, battery.blocked_words, len(battery.panels(inputs)) > 1)
+            notes += diagnose(panel.title, r, y, differ, panel.blocked, battery.blocked_words,
+                              len(battery.panels(inputs)) > 1, panel.distribution)
     if note and your_outs is None:
         notes.append(f"Yours has no map to draw: {note}")
     return maps, notes
 
 
-def diagnose(title, ref, yours, differ, blocked, blocked_words: str, prefix: bool) -> list[str]:
+def diagnose(title, ref, yours, differ, blocked, blocked_words: str, prefix: bool,
+             distribution: bool = True) -> list[str]:
     """Plain sentences for what the picture shows."""
     import numpy as np
 
@@ -399,7 +410,7 @@ def diagnose(title, ref, yours, differ, blocked, blocked_words: str, prefix: boo
                 f"(largest {float(np.max(np.abs(yours[leak]))):.3g}): {blocked_words}."
             )
     with np.errstate(all="ignore"):
-        rows_ok = np.allclose(yours.sum(axis=1), 1.0, atol=1e-6)
+        rows_ok = not distribution or np.allclose(yours.sum(axis=1), 1.0, atol=1e-6)
         finite_cols = np.isfinite(yours).all(axis=0)  # a column of NaN (all blocked) says nothing
         cols_ok = finite_cols.any() and np.allclose(yours[:, finite_cols].sum(axis=0), 1.0, atol=1e-6)
     if not rows_ok and cols_ok:

@@ -42,11 +42,19 @@ class Case:
 
 @dataclass(frozen=True)
 class Panel:
-    """One matrix to draw: its title, and which cells the contract forces to exactly 0."""
+    """One matrix to draw: its title, and which cells the contract forces to exactly 0.
+
+    The matrix is an output (``index``), or, with ``derive``, computed from the outputs: for
+    example the weights exp(s - lse) that a kata returning only ``lse`` implies, or a gradient.
+    ``distribution`` says the rows are attention weights (each row sums to 1), so the picture's
+    sentences may check that.
+    """
 
     title: str
-    index: tuple  # where the matrix sits in the kata's outputs: (output number, *leading index)
+    index: tuple = (0,)  # where the matrix sits in the kata's outputs: (output number, *leading index)
     blocked: np.ndarray | None = None  # bool, True where the weight must be exactly 0
+    derive: Callable[[list], np.ndarray] | None = None  # outputs -> the 2-D matrix to draw
+    distribution: bool = True
 
 
 @dataclass(frozen=True)
