@@ -42,7 +42,12 @@ _COMMON = dict(
     report_multiple_bugs=False,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-settings.register_profile("dojo", max_examples=20, derandomize=True, **_COMMON)
+# The practice profile keeps no example database: its examples are the same every run, and a
+# replayed old failure would ask the oracle about an input nobody shipped an answer for.
+settings.register_profile(
+    "dojo", max_examples=20, derandomize=True, database=None,
+    phases=[Phase.explicit, Phase.generate, Phase.shrink], **_COMMON,
+)
 settings.register_profile("dojo-ci", parent=settings.get_profile("ci"), max_examples=60, **_COMMON)
 settings.register_profile("thorough", max_examples=400, **_COMMON)
 #: The self-check runs every property against many implementations, with the examples a
@@ -85,12 +90,13 @@ def pytest_configure(config):
     config.dojo_hung = set()
     config.dojo_failed = set()
     config.dojo_records = []
-    # One example database per implementation folder: a failure found in one implementation
-    # is never replayed against another.
+    # The random profile replays what it found before, from one example database per
+    # implementation folder: a failure found in one implementation is never replayed against
+    # another.
     tag = hashlib.sha1(str(impl).encode()).hexdigest()[:10]
     database = DirectoryBasedExampleDatabase(str(ROOT / ".hypothesis" / "dojo" / f"{impl.name}-{tag}"))
     settings.register_profile(
-        "dojo", parent=settings.get_profile("dojo"), database=database
+        "thorough", parent=settings.get_profile("thorough"), database=database
     )
     if not config.getoption("hypothesis_profile", None):
         settings.load_profile("dojo-ci" if os.environ.get("CI") else "dojo")
@@ -210,10 +216,80 @@ def kata(request):
     return Guarded(fn, spec.function, request.config.getoption("--kata-timeout"))
 
 
+#: How long Hypothesis may shrink one failure before the smallest failing input so far is
+#: shown. A readable input matters more than the minimal one, and a wrong answer should be
+#: judged about as fast as a right one.
+SHRINK_SECONDS = 0.8
+
+
+def _fingerprint(value, h=None):
+    """A hash of an example's data (arrays by their bytes), ignoring the judged function."""
+    import numpy as np
+
+    top = h is None
+    h = h or hashlib.sha1()
+    if isinstance(value, np.ndarray):
+        h.update(f"{value.dtype.str}{value.shape}".encode())
+        h.update(np.ascontiguousarray(value).tobytes())
+    elif isinstance(value, dict):
+        for k in sorted(value, key=str):
+            h.update(str(k).encode())
+            _fingerprint(value[k], h)
+    elif isinstance(value, (list, tuple)):
+        h.update(b"(")
+        for v in value:
+            _fingerprint(v, h)
+        h.update(b")")
+    elif isinstance(value, (int, float, str, bool, type(None), np.generic)):
+        h.update(repr(value).encode())
+    else:
+        h.update(type(value).__name__.encode())
+    return h.hexdigest() if top else None
+
+
+def _bound_shrinking(item) -> None:
+    """Once a property fails, shrink for at most SHRINK_SECONDS, and tell the oracle it is
+    shrinking (it then skips inputs whose answer would need torch to be imported)."""
+    from hypothesis.errors import UnsatisfiedAssumption
+
+    from tests import oracle
+
+    oracle.shrinking = False
+    hyp = getattr(getattr(item, "obj", None), "hypothesis", None)
+    if hyp is None or getattr(hyp.inner_test, "_dojo_bounded", False):
+        return
+    inner = hyp.inner_test
+    state = {"since": None, "failed": set()}
+
+    def bounded(*args, **kwargs):
+        import time
+
+        from hypothesis import reject
+
+        fingerprint = _fingerprint(kwargs)
+        if state["since"] is not None:
+            oracle.shrinking = True
+            if time.monotonic() - state["since"] > SHRINK_SECONDS and fingerprint not in state["failed"]:
+                reject()  # out of time: only the inputs that already failed are replayed
+        try:
+            return inner(*args, **kwargs)
+        except (UnsatisfiedAssumption, KataTimeout):
+            raise
+        except Exception:
+            if state["since"] is None:
+                state["since"] = time.monotonic()
+            state["failed"].add(fingerprint)
+            raise
+
+    bounded._dojo_bounded = True
+    hyp.inner_test = bounded
+
+
 def pytest_runtest_setup(item):
     kata = _kata_of(item)
     if kata is None:
         return
+    _bound_shrinking(item)
     if kata.module in item.config.dojo_hung:
         pytest.skip(f"{kata.module} timed out in an earlier property; fix the hang first")
     if kata.module in item.config.dojo_failed and item.config.getoption("--dojo-json"):
@@ -223,7 +299,7 @@ def pytest_runtest_setup(item):
         test = getattr(item, "obj", None)
         current = getattr(test, "_hypothesis_internal_use_settings", None)
         if current is not None and not getattr(test, "_hypothesis_internal_settings_applied", False):
-            item.obj = settings(current, phases=[Phase.explicit, Phase.reuse, Phase.generate])(test)
+            item.obj = settings(current, phases=[p for p in current.phases if p != Phase.shrink])(test)
 
 
 # -- Readable verdicts ----------------------------------------------------------------------
