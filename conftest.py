@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -267,6 +268,8 @@ def _bound_shrinking(item) -> None:
         from hypothesis import reject
 
         fingerprint = _fingerprint(kwargs)
+        if hasattr(kwargs.get("kata"), "calls"):
+            kwargs["kata"].calls = []  # the calls of this example only
         if state["since"] is not None:
             oracle.shrinking = True
             if time.monotonic() - state["since"] > SHRINK_SECONDS and fingerprint not in state["failed"]:
@@ -281,6 +284,9 @@ def _bound_shrinking(item) -> None:
             state["failed"].add(fingerprint)
             raise
 
+    # wraps: Hypothesis derives a derandomised test's examples from its source, so they stay
+    # those of the property itself, not of this wrapper.
+    bounded = functools.wraps(inner)(bounded)
     bounded._dojo_bounded = True
     hyp.inner_test = bounded
 
@@ -314,15 +320,18 @@ def pytest_runtest_makereport(item, call):
     if call.when == "call" or report.outcome != "passed":
         state = "passed" if report.passed else ("skipped" if report.skipped else "failed")
         message = ""
+        diagnosis = None
         if isinstance(item, KataStatus):
             state = item.state
             message = item.problem
         elif report.failed and call.excinfo is not None:
+            first = kata.module not in item.config.dojo_failed
             item.config.dojo_failed.add(kata.module)
             if call.excinfo.errisinstance(KataTimeout):
                 item.config.dojo_hung.add(kata.module)
                 state = "timed-out"
-            explained = _explain(item, kata, call.excinfo)
+            diagnosis = _diagnose(item, kata) if first and state != "timed-out" else None
+            explained = _explain(item, kata, call.excinfo, diagnosis)
             if explained is not None:
                 report.longrepr = explained
                 message = explained
@@ -331,15 +340,17 @@ def pytest_runtest_makereport(item, call):
         elif report.skipped:
             message = str(report.longrepr[-1]) if isinstance(report.longrepr, tuple) else ""
         if call.when == "call" or report.failed or report.skipped:
-            item.config.dojo_records.append(
-                {
-                    "kata": kata.module,
-                    "property": item.name,
-                    "title": _title(item),
-                    "state": state,
-                    "message": message,
-                }
-            )
+            record = {
+                "kata": kata.module,
+                "property": item.name,
+                "title": _title(item),
+                "state": state,
+                "message": message,
+            }
+            if report.failed and call.excinfo is not None and diagnosis is not None:
+                record["diagnosis"] = diagnosis.description
+                record["behaves_like"] = list(diagnosis.stems)
+            item.config.dojo_records.append(record)
     return report
 
 
@@ -350,7 +361,22 @@ def _title(item) -> str:
     return doc.strip().splitlines()[0]
 
 
-def _explain(item, kata, excinfo) -> str | None:
+def _diagnose(item, kata):
+    """The known bug the judged file behaves like on its failing input, or None (see
+    dojo/diagnosis.py). Runs in the judge's process with every call time-limited."""
+    from dojo.diagnosis import diagnose
+
+    guarded = getattr(item, "funcargs", {}).get("kata")
+    fn = item.config.dojo_functions.get(kata.module)
+    if fn is None or guarded is None:
+        return None
+    try:
+        return diagnose(kata.module, kata.function, fn, list(guarded.calls))
+    except Exception:  # the diagnosis is a bonus: never let it break a verdict
+        return None
+
+
+def _explain(item, kata, excinfo, diagnosis=None) -> str | None:
     """The candidate-facing failure text, or None to keep pytest's own (a fault in the judge)."""
     from tests.judge import KataMismatch
 
@@ -358,6 +384,8 @@ def _explain(item, kata, excinfo) -> str | None:
     impl_file = item.config.dojo_impl / f"{kata.module}.py"
     if isinstance(exc, (KataMismatch, KataTimeout)):
         what = str(exc)
+        if isinstance(exc, KataMismatch) and exc.hint and diagnosis is None:
+            what += "\n" + exc.hint  # a generic hint; a diagnosis, when there is one, says more
         if isinstance(exc, KataTimeout):
             what = f"timed out: {exc}\n  The remaining properties of {kata.module} are skipped."
     else:
@@ -373,6 +401,8 @@ def _explain(item, kata, excinfo) -> str | None:
             f"  at {_shown(impl_file)}, line {frame.lineno}: {frame.line}"
         )
     lines = [f"{kata.module} — {_title(item)}", "", _indent(what)]
+    if diagnosis is not None:
+        lines += ["", _indent(diagnosis.sentence())]
     example = _falsifying_example(exc)
     if not example and getattr(exc, "inputs", None):
         import numpy as np

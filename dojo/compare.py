@@ -259,7 +259,7 @@ def compare_case(ref, yours, battery, file_name: str) -> tuple[bool, str, dict]:
     return False, f"reference raises {raised_text(ref)}; yours raised {raised_text(yours, file_name)}", {}
 
 
-def run_battery(battery, ref_fn, yours, timeout: float, file_name: str) -> list[dict]:
+def run_battery(battery, ref_fn, yours, timeout: float, file_name: str, outcomes: list | None = None) -> list[dict]:
     from dojo.isolate import Outcome, call_here
 
     rows = []
@@ -272,6 +272,8 @@ def run_battery(battery, ref_fn, yours, timeout: float, file_name: str) -> list[
         else:
             mine = yours.call(inputs, timeout)
             timeouts += mine.status == "timeout"
+        if outcomes is not None:
+            outcomes.append((inputs, mine))
         agree, text, diffs = compare_case(ref, mine, battery, file_name)
         rows.append({
             "case": case.name, "kind": case.kind, "agree": agree, "result": text, "diffs": diffs,
@@ -726,7 +728,8 @@ def cmd_compare(env: Env, args) -> int:
             env.say(paint(env, f"✗ {broken}; nothing to compare.", "red", "bold")
                     + f" `dojo test {kata.module}` says more.")
         else:
-            rows = run_battery(battery, ref_fn, yours, args.timeout, path.name)
+            outcomes: list = []
+            rows = run_battery(battery, ref_fn, yours, args.timeout, path.name, outcomes)
             stub = all(r["yours"].get("type") == "NotImplementedError" for r in rows)
             if stub:
                 broken = f"{kata.function}() still raises NotImplementedError"
@@ -737,6 +740,13 @@ def cmd_compare(env: Env, args) -> int:
             else:
                 for ln in agreement_section(env, rows, battery):
                     env.say(ln)
+                if not all(r["agree"] for r in rows):
+                    from dojo.diagnosis import match
+
+                    found = match(kata.module, kata.function, [i for i, _ in outcomes], [o for _, o in outcomes])
+                    if found is not None:
+                        env.say(paint(env, found.sentence(), "yellow", "bold"))
+                        report["diagnosis"] = {"description": found.description, "behaves_like": list(found.stems)}
         report["cases"] = rows
         disagree = sum(not r["agree"] for r in rows)
         report["agree"] = disagree == 0

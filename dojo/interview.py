@@ -748,6 +748,7 @@ class Interview:
             "passed": graded.get("passed", 0),
             "total": graded.get("total", 0),
             "first_failure": graded.get("first_failure"),
+            "diagnosis": graded.get("diagnosis"),
             "judge_runs": cur["judge_runs"],
             "hints": cur["hints"],
             "score": None,
@@ -798,6 +799,7 @@ class Interview:
             ("judge runs", str(rec["judge_runs"])),
             ("hints", f"{rec['hints']}" + (f" (−{HINT_COST * rec['hints']} points)" if rec["hints"] else "")),
             ("first failure", first or "—"),
+            *([("behaves like", rec["diagnosis"])] if rec.get("diagnosis") and first else []),
             ("score", points),
             ("attempt", str(self.path)),
         ]

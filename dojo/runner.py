@@ -46,6 +46,11 @@ class Verdict:
     def failures(self) -> list[dict]:
         return [r for r in self.records if r["state"] not in ("passed", "skipped")]
 
+    @property
+    def diagnosis(self) -> str | None:
+        """The known bug the answer behaves like (see dojo/diagnosis.py), if the judge named one."""
+        return next((r["diagnosis"] for r in self.failures if r.get("diagnosis")), None)
+
     def summary(self) -> dict:
         first = self.failures[0]["title"] if self.failures else None
         return {
@@ -53,6 +58,7 @@ class Verdict:
             "passed": self.passed,
             "total": self.total,
             "first_failure": first,
+            "diagnosis": self.diagnosis,
         }
 
 

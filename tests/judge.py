@@ -18,7 +18,15 @@ ATOL = 1e-12
 
 
 class KataMismatch(AssertionError):
-    """The candidate's answer broke a property. The message is what the candidate reads."""
+    """The candidate's answer broke a property. The message is what the candidate reads.
+
+    ``hint`` is a generic suggestion shown after the facts, unless the judge can name the
+    known bug the answer behaves like (a diagnosis says more than a guess).
+    """
+
+    def __init__(self, message: str, hint: str | None = None):
+        super().__init__(message)
+        self.hint = hint
 
 
 def prop(**strategies):
@@ -60,9 +68,13 @@ class Guarded:
         self.fn = fn
         self.name = name
         self.timeout = timeout
+        #: The inputs of every call since the judge last cleared it (once per example), so the
+        #: calls of a failing example can be replayed to diagnose the bug.
+        self.calls: list[dict] = []
 
     def __call__(self, **kwargs):
         before = {k: v.copy() for k, v in kwargs.items() if isinstance(v, np.ndarray)}
+        self.calls.append({k: before.get(k, v) for k, v in kwargs.items()})
         try:
             with time_limit(self.timeout, what=f"your {self.name}()"):
                 result = self.fn(**kwargs)
@@ -157,19 +169,39 @@ def check_leaves_inputs_alone(call, inputs: dict, function: str):
             )
 
 
-def check_finite(out, weights):
-    """A valid input has a finite answer: NaN or inf in it is a bug, whatever else is compared."""
+#: exp() overflows float64 above this: only scores this large can make a softmax NaN that way.
+EXP_OVERFLOW = 709.0
+
+
+def check_finite(out, weights, largest_score: float | None = None):
+    """A valid input has a finite answer: NaN or inf in it is a bug, whatever else is compared.
+
+    ``largest_score``: the largest |score| that takes part in a softmax for this input. The
+    hint blames exp() overflow only when the scores really are that large.
+    """
     for what, a in (("weights", weights), ("out", out)):
         bad = np.argwhere(~np.isfinite(a))
         if bad.size:
             index = tuple(int(i) for i in bad[0])
             raise KataMismatch(
                 f"{what}{list(index)} is {a[index]} although the input is valid and every score "
-                f"that takes part in the softmax is finite.\n"
-                f"  NaN usually means exp() overflowed (subtract each row's max first) or a row "
-                f"was 0/0.\n  {what}: {show(a)}"
+                f"that takes part in the softmax is finite.\n  {what}: {show(a)}",
+                hint=nan_hint(largest_score),
             )
     return out, weights
+
+
+def nan_hint(largest_score: float | None) -> str:
+    """Where a NaN most likely comes from, given how large the scores are."""
+    if largest_score is None:
+        return ("  NaN comes from exp() overflowing (large scores without the max shift) or from a "
+                "0/0 row (every weight 0).")
+    if largest_score > EXP_OVERFLOW:
+        return (f"  The scores here reach {largest_score:.3g}, and exp() overflows above 709: "
+                f"subtract each row's max before exp().")
+    return (f"  The scores here are at most {largest_score:.3g} in size, so exp() cannot overflow: "
+            f"look for a 0/0 instead, a row whose weights are all 0 (every key blocked? check which "
+            f"way round the mask is) or an inf - inf.")
 
 
 def check_close_or_explain(got, want, what: str, why):

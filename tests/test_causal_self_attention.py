@@ -45,7 +45,16 @@ def run(kata, x, w_q, w_k, w_v):
     (n, d_v) and (n, n), with no NaN or inf."""
     n, d_v = np.shape(x)[0], np.shape(w_v)[1]
     out, weights = check_pair(kata(x=x, w_q=w_q, w_k=w_k, w_v=w_v), FUNCTION, (n, d_v), (n, n))
-    return check_finite(out, weights)
+    return check_finite(out, weights, largest_score(x, w_q, w_k))
+
+
+def largest_score(x, w_q, w_k) -> float:
+    """The largest |score| query i ≥ key j takes part in the softmax with (for the NaN hint)."""
+    x = np.asarray(x, dtype=np.float64)
+    with np.errstate(all="ignore"):
+        q, k = x @ np.asarray(w_q, dtype=np.float64), x @ np.asarray(w_k, dtype=np.float64)
+        scores = np.tril(q @ k.T / np.sqrt(q.shape[1]))
+    return float(np.max(np.abs(scores)))
 
 
 

@@ -43,7 +43,15 @@ def run(kata, q, k, v, mask=None):
     (n, d_v) and (n, m), with no NaN or inf."""
     n, m, d_v = np.shape(q)[0], np.shape(k)[0], np.shape(v)[1]
     out, weights = check_pair(kata(q=q, k=k, v=v, mask=mask), FUNCTION, (n, d_v), (n, m))
-    return check_finite(out, weights)
+    return check_finite(out, weights, largest_score(q, k, mask))
+
+
+def largest_score(q, k, mask) -> float:
+    """The largest |score| that takes part in the softmax (for the NaN hint)."""
+    q, k = np.asarray(q, dtype=np.float64), np.asarray(k, dtype=np.float64)
+    with np.errstate(all="ignore"):
+        scores = np.abs(q @ k.T / np.sqrt(q.shape[1]))
+    return float(np.max(scores if mask is None else np.where(mask, scores, 0.0)))
 
 
 

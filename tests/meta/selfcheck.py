@@ -6,6 +6,7 @@ at least one property, every right one in tests/meta/right must pass them all.
 
 from __future__ import annotations
 
+import functools
 import importlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,6 +62,7 @@ def described(path: Path) -> str:
 class Outcome:
     property: str
     error: BaseException | None
+    calls: list[dict] | None = None  # the calls of the failing example (for the diagnosis)
 
 
 def judge(kata: str, path: Path, stop_at_first_failure: bool, timeout: float = 1.0) -> list[Outcome]:
@@ -83,17 +85,29 @@ def judge(kata: str, path: Path, stop_at_first_failure: bool, timeout: float = 1
 QUICK = settings(SELF_CHECK, max_examples=5)
 
 
+def _one_example_at_a_time(test):
+    """``test`` with the judged function's call log cleared before each example (as the judge
+    does), so a failure's calls are those of the failing example only."""
+
+    @functools.wraps(test)  # the same examples as the property itself (see conftest.py)
+    def run(kata, **kwargs):
+        kata.calls = []
+        return test(kata=kata, **kwargs)
+
+    return run
+
+
 def _sweep(kata, guarded, profile, stop_at_first_failure) -> list[Outcome]:
     outcomes = []
     for name, test, strategies in properties(kata):
-        run = profile(given(**strategies)(test))
+        run = profile(given(**strategies)(_one_example_at_a_time(test)))
         try:
             run(kata=guarded)
             outcomes.append(Outcome(name, None))
         except JUDGE_FAULTS:
             raise
         except (Exception, KataTimeout) as e:
-            outcomes.append(Outcome(name, e))
+            outcomes.append(Outcome(name, e, list(guarded.calls)))
             if stop_at_first_failure:
                 break
     return outcomes

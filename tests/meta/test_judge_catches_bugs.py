@@ -1,7 +1,11 @@
-"""The judge checks itself: wrong implementations are caught, right ones all pass."""
+"""The judge checks itself: wrong implementations are caught, right ones all pass, and the
+diagnosis names each wrong one as itself (or a declared twin) and never names a right one."""
 
 import pytest
 
+from dojo import registry
+from dojo.diagnosis import catalogue, diagnose
+from dojo.loader import KataTimeout, load_kata
 from tests.meta.selfcheck import described, implementations, judge
 
 # Wrong implementations overflow and divide by zero on purpose: their warnings are expected.
@@ -22,6 +26,19 @@ def test_every_realistic_bug_is_caught(case):
     outcomes = judge(kata, path, stop_at_first_failure=True)
     caught = [o for o in outcomes if o.error is not None]
     assert caught, f"the judge passed a wrong {kata}: {described(path)} ({path.name})"
+    if isinstance(caught[0].error, KataTimeout):
+        return  # a hang is reported as a hang, never diagnosed
+    function = registry.get(kata).function
+    found = diagnose(kata, function, load_kata(path, function), caught[0].calls)
+    twins = {path.stem, *next(k.behaves_like for k in catalogue(kata) if k.stem == path.stem)}
+    assert found is not None and path.stem in found.stems, (
+        f"{kata}/{path.name} is not diagnosed as itself (got {found}): the compare battery "
+        f"(dojo/batteries/{kata}.py) should have an input on which it behaves differently"
+    )
+    assert set(found.stems) <= twins, (
+        f"{kata}/{path.name} behaves like {sorted(set(found.stems) - twins)} on every input tried: "
+        f"add a battery case that tells them apart, or declare BEHAVES_LIKE in both files"
+    )
 
 
 @pytest.mark.parametrize("case", RIGHT, ids=[_id(c) for c in RIGHT])
@@ -30,6 +47,18 @@ def test_every_correct_variant_passes(case):
     outcomes = judge(kata, path, stop_at_first_failure=False)
     failed = [f"{o.property}: {type(o.error).__name__}: {o.error}" for o in outcomes if o.error]
     assert not failed, f"the judge rejected a correct {kata} ({described(path)}):\n" + "\n".join(failed)
+    function = registry.get(kata).function
+    found = diagnose(kata, function, load_kata(path, function), [])
+    assert found is None, f"a correct {kata} ({path.name}) is diagnosed as a known bug: {found}"
+
+
+@pytest.mark.parametrize("kata", [k.module for k in registry.KATAS])
+def test_declared_twins_name_each_other(kata):
+    known = {k.stem: k for k in catalogue(kata)}
+    for stem, entry in known.items():
+        for other in entry.behaves_like:
+            assert other in known, f"{kata}/{stem}.py: BEHAVES_LIKE names {other!r}, which does not exist"
+            assert stem in known[other].behaves_like, f"{kata}/{other}.py should declare BEHAVES_LIKE {stem!r} too"
 
 
 def test_there_are_enough_bugs_and_variants_per_kata():

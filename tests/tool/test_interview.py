@@ -32,7 +32,7 @@ STUB = (REPO / "katas" / "softmax.py").read_text()
 NAN_TITLE = "NaN or +inf anywhere in x raises ValueError"
 RECORD_KEYS = {
     "v", "id", "kata", "started_at", "ended_at", "limit_s", "used_s", "outcome", "ended_by",
-    "attempted", "state", "passed", "total", "first_failure", "judge_runs", "hints", "score",
+    "attempted", "state", "passed", "total", "first_failure", "diagnosis", "judge_runs", "hints", "score",
     "coach", "scripted", "resumed", "closed_s", "attempt",
 }
 
@@ -160,7 +160,7 @@ def test_a_passing_answer_before_time_is_scored_recorded_and_shown(sandbox, solu
     assert rec | {"id": None, "started_at": None, "ended_at": None, "attempt": None} == {
         "v": 1, "id": None, "kata": "softmax", "started_at": None, "ended_at": None,
         "limit_s": 600.0, "used_s": 60.0, "outcome": "passed", "ended_by": "submit",
-        "attempted": True, "state": "passed", "passed": N, "total": N, "first_failure": None,
+        "attempted": True, "state": "passed", "passed": N, "total": N, "first_failure": None, "diagnosis": None,
         "judge_runs": 1, "hints": 0, "score": 118, "coach": False, "scripted": True,
         "resumed": 0, "closed_s": 0.0, "attempt": None,
     }
