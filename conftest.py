@@ -75,6 +75,10 @@ def pytest_addoption(parser):
         help="seconds one call into the judged code may take before it counts as hung (default 3)",
     )
     group.addoption("--dojo-json", default=None, help="write per-property verdicts to this JSON file")
+    group.addoption(
+        "--dojo-shard", default=None,
+        help="K/N: run only every N-th property from the K-th (the dojo tool splits a kata across cores)",
+    )
 
 
 def pytest_configure(config):
@@ -169,6 +173,14 @@ def pytest_collection_modifyitems(session, config, items):
     # Katas in the registry's order (the order a newcomer practises in), the rest after them.
     order = {k.module: i for i, k in enumerate(registry.KATAS)}
     items.sort(key=lambda it: order.get(getattr(_kata_of(it), "module", None), len(order)))
+    for index, item in enumerate(items):
+        item._dojo_index = index
+    shard = config.getoption("--dojo-shard")
+    if shard:
+        k, n = (int(s) for s in shard.split("/"))
+        kept = [it for it in items if isinstance(it, KataStatus) or it._dojo_index % n == k]
+        config.hook.pytest_deselected(items=[it for it in items if it not in kept])
+        items[:] = kept
 
 
 def _check_kata_file(config, kata, first_item):
@@ -341,6 +353,7 @@ def pytest_runtest_makereport(item, call):
             message = str(report.longrepr[-1]) if isinstance(report.longrepr, tuple) else ""
         if call.when == "call" or report.failed or report.skipped:
             record = {
+                "index": getattr(item, "_dojo_index", 0),
                 "kata": kata.module,
                 "property": item.name,
                 "title": _title(item),

@@ -357,7 +357,7 @@ def cmd_watch(env: Env, args) -> int:
         return watch_loop(env, store, judge, keys, kata, args.debounce)
     except KeyboardInterrupt:
         env.say("\nStopped watching.")
-        return Exit.OK
+        return Exit.INTERRUPTED
     finally:
         keys.restore()
 
@@ -378,7 +378,10 @@ def watch_loop(env, store, judge, keys, kata, debounce: float) -> int:
             env.say("Bye.")
             return Exit.OK
         if key in ("h", "H"):
-            next_hint(env, store, kata)
+            if passed:
+                env.say(f"{kata.module} passes already: no hint spent. `dojo hint {kata.module}` shows one anyway.")
+            else:
+                next_hint(env, store, kata)
         if key in ("n", "N") and passed and nxt is not None:
             kata, path, judged, passed, nxt = nxt, env.kata_file(nxt), None, False, None
             announce(kata)
@@ -394,7 +397,11 @@ def watch_loop(env, store, judge, keys, kata, debounce: float) -> int:
             again = file_signature(path)
             if again != sig:
                 sig, settled = again, time.monotonic()
-        verdict = judge.judge(kata, path.parent)
+        # A save while the judge runs stops it; a verdict is shown only for what the file holds.
+        verdict = judge.judge(kata, path.parent, stale=lambda: file_signature(path) != sig)
+        if verdict is None or file_signature(path) != sig:
+            env.say(paint(env, "saved again while checking: judging the new version instead.", "cyan"))
+            continue
         judged = sig
         record_verdict(store, kata, verdict, env)
         for line in verdict_lines(env, verdict, kata, shown(env, path)):

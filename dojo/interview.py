@@ -601,7 +601,7 @@ class Interview:
                     self.say("Nothing is written yet. Submit anyway (recorded as no attempt)? [y/N]")
                     continue
                 pressed = self.elapsed()
-                summary = self.test_now(cur)
+                summary = self.test_now(cur, follow=False)
                 if summary["state"] == "passed":  # submitted when s was pressed, however long the judge took
                     return self.finish(cur, "submit", pressed, frozen=frozen, graded=summary)
                 if self.elapsed() >= cur["limit_s"]:
@@ -617,19 +617,30 @@ class Interview:
                 else:
                     self.say(f"[{clock_text(self.elapsed())}] saved.  (t runs the tests)")
 
-    def test_now(self, cur: dict) -> dict:
+    def test_now(self, cur: dict, follow: bool = True) -> dict:
         """The verdict for the content last seen: the cached one, or a fresh judge run."""
         if cur["judged"] is not None and cur["judged"] == cur["seen"] and cur.get("verdict"):
             self.say(f"[{clock_text(self.elapsed())}] unchanged since the last run: "
                      f"{cur['verdict']['passed']} of {cur['verdict']['total']} properties pass.")
             return cur["verdict"]
-        return self.check(cur)
+        return self.check(cur, follow)
 
-    def check(self, cur: dict) -> dict:
-        """Judge the attempt file (a counted judge run) and show as much as an interviewer would."""
+    def check(self, cur: dict, follow: bool = True) -> dict:
+        """Judge the attempt file (a counted judge run) and show as much as an interviewer would.
+
+        ``follow``: a save while the judge runs stops that run and judges the new content, so
+        no verdict is ever shown for content that is no longer in the file. (A submission
+        judges what was there when s was pressed, and does not follow.)"""
         tagged = cur["seen"]
         self.say(paint(self.env, f"[{clock_text(self.elapsed())}] checking…", "cyan"))
-        v = self.judge.judge(self.kata, self.path.parent)
+        while True:
+            stale = (lambda: sha(read_bytes(self.path)) != tagged) if follow else None
+            v = self.judge.judge(self.kata, self.path.parent, stale=stale)
+            if v is not None and not (follow and stale()):
+                break
+            self.observe(cur)
+            tagged = cur["seen"]
+            self.say(paint(self.env, f"[{clock_text(self.elapsed())}] saved again: checking the new version…", "cyan"))
         cur["judge_runs"] += 1
         cur["verdict"] = {**v.summary(), "seconds": round(v.seconds, 2)}
         # Cache the verdict for the final grade only if the file did not change under the judge.

@@ -62,8 +62,8 @@ class Verdict:
         }
 
 
-def pytest_args(env: Env, kata: registry.Kata, impl_dir: Path, report: Path) -> list[str]:
-    return [
+def pytest_args(env: Env, kata: registry.Kata, impl_dir: Path, report: Path, shard: str | None = None) -> list[str]:
+    args = [
         str(env.test_file(kata)),
         # NAME=VALUE, one token each: pytest reads its arguments before it knows these
         # options, and would take a separate VALUE for a test path (and load conftests by it).
@@ -72,6 +72,7 @@ def pytest_args(env: Env, kata: registry.Kata, impl_dir: Path, report: Path) -> 
         "-q", "--no-header", "-p", "no:cacheprovider", "-p", "no:warnings",
         f"--rootdir={env.root}",
     ]
+    return args + ([f"--dojo-shard={shard}"] if shard else [])
 
 
 def child_environ() -> dict:
@@ -80,10 +81,27 @@ def child_environ() -> dict:
     return environ
 
 
-def read_verdict(kata: registry.Kata, report: Path, seconds: float, output: str = "") -> Verdict:
-    try:
-        records = json.loads(report.read_text(encoding="utf-8"))["records"]
-    except (OSError, ValueError, KeyError):
+def read_records(reports: list[Path]) -> list[dict] | None:
+    """The records of every shard's report, in the judge's order; None if one is missing."""
+    records = []
+    for report in reports:
+        try:
+            records += json.loads(report.read_text(encoding="utf-8"))["records"]
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+    records.sort(key=lambda r: r.get("index", 0))
+    seen, unique = set(), []
+    for r in records:  # a kata that cannot be judged is reported by every shard: keep it once
+        key = (r.get("kata"), r.get("property"))
+        if key not in seen:
+            seen.add(key)
+            unique.append(r)
+    return unique
+
+
+def read_verdict(kata: registry.Kata, report: Path | list[Path], seconds: float, output: str = "") -> Verdict:
+    records = read_records(report if isinstance(report, list) else [report])
+    if records is None:
         tail = "\n".join(output.strip().splitlines()[-25:])
         return Verdict(kata.module, "error", seconds=seconds, detail=tail or "the judge produced no report")
     records = [r for r in records if r["kata"] == kata.module]
@@ -101,6 +119,14 @@ def read_verdict(kata: registry.Kata, report: Path, seconds: float, output: str 
 
 
 def judge(env: Env, kata: registry.Kata, impl_dir: Path, timeout: float = RUN_TIMEOUT) -> Verdict:
+    """Judge ``impl_dir/<kata>.py``: in forked shards where the system can fork, else in a fresh
+    pytest process."""
+    if hasattr(os, "fork"):
+        return WarmJudge(env).judge(kata, impl_dir, timeout)
+    return judge_in_subprocess(env, kata, impl_dir, timeout)
+
+
+def judge_in_subprocess(env: Env, kata: registry.Kata, impl_dir: Path, timeout: float = RUN_TIMEOUT) -> Verdict:
     """Judge ``impl_dir/<kata>.py`` in a fresh pytest process."""
     with tempfile.TemporaryDirectory(prefix="dojo-") as tmp:
         report = Path(tmp) / "verdict.json"
@@ -118,52 +144,142 @@ def judge(env: Env, kata: registry.Kata, impl_dir: Path, timeout: float = RUN_TI
         return read_verdict(kata, report, time.monotonic() - start, output)
 
 
-class WarmJudge:
-    """Imports the judge's libraries once; each run is a forked child (POSIX only)."""
+def shard_count() -> int:
+    """How many forked judges share one kata's properties: one per core, two at most."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(2, cores))
 
-    def __init__(self, env: Env):
+
+class WarmJudge:
+    """Imports the judge once; each run forks children that split a kata's properties (POSIX).
+
+    The parent imports pytest, Hypothesis, NumPy, the judge's conftest and (on first use) each
+    kata's test module, so a child only collects and runs. Children start in their own process
+    group with default signal handlers, and a run that overruns its deadline, or whose file
+    changed under it (``stale``), is ended by killing those groups.
+    """
+
+    def __init__(self, env: Env, shards: int | None = None):
         self.env = env
         self.forking = hasattr(os, "fork")
+        self.shards = shards or shard_count()
+        self.prepared: set[str] = set()
         if self.forking:
             import hypothesis  # noqa: F401  (the expensive imports, paid once)
             import hypothesis.extra.numpy  # noqa: F401
             import numpy  # noqa: F401
             import pytest  # noqa: F401
 
-    def judge(self, kata: registry.Kata, impl_dir: Path, timeout: float = RUN_TIMEOUT) -> Verdict:
+    def prepare(self, kata: registry.Kata) -> None:
+        """Import the kata's judge in this process, so every forked run starts with it loaded."""
+        if kata.module in self.prepared or not self.forking:
+            return
+        self.prepared.add(kata.module)
+        import importlib
+
+        try:
+            if str(self.env.root) not in sys.path:
+                sys.path.insert(0, str(self.env.root))
+            importlib.import_module("conftest")
+            from hypothesis import settings
+
+            # Tests take the profile that is current when they are decorated: the child's.
+            settings.load_profile("dojo-ci" if os.environ.get("CI") else "dojo")
+            importlib.import_module(f"tests.test_{kata.module}")
+            importlib.import_module("dojo.diagnosis")
+            importlib.import_module(f"dojo.batteries.{kata.module}")
+        except Exception:  # the child will import it again and report whatever is wrong
+            pass
+
+    def judge(self, kata: registry.Kata, impl_dir: Path, timeout: float = RUN_TIMEOUT,
+              stale=None) -> Verdict | None:
+        """The verdict on ``impl_dir/<kata>.py``; None if ``stale()`` became true meanwhile (the
+        run was stopped: judge the new content instead)."""
         if not self.forking:
-            return judge(self.env, kata, impl_dir, timeout)
+            return judge_in_subprocess(self.env, kata, impl_dir, timeout)
+        self.prepare(kata)
         with tempfile.TemporaryDirectory(prefix="dojo-") as tmp:
-            report = Path(tmp) / "verdict.json"
+            n = self.shards
+            reports = [Path(tmp) / f"verdict{i}.json" for i in range(n)]
             log = Path(tmp) / "output.txt"
             start = time.monotonic()
-            pid = os.fork()
-            if pid == 0:  # child: become a pytest run
-                code = 3
-                try:
-                    fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
-                    os.dup2(fd, 1)
-                    os.dup2(fd, 2)
-                    devnull = os.open(os.devnull, os.O_RDONLY)
-                    os.dup2(devnull, 0)
-                    os.chdir(self.env.root)
-                    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-                    sys.dont_write_bytecode = False
-                    import pytest
+            pids: list[int] = []
+            try:
+                for i in range(n):
+                    pids.append(self._fork(kata, impl_dir, reports[i], log, f"{i}/{n}" if n > 1 else None))
+                outcome = self._wait(pids, start + timeout, stale)
+            finally:  # also on Ctrl-C: no judge outlives the run, nor anything it started
+                self._kill(pids)
+            if outcome == "stale":
+                return None
+            if outcome == "timeout":
+                return Verdict(kata.module, "timed-out", seconds=timeout,
+                               detail=f"the judge did not finish within {timeout:g} s")
+            output = log.read_text(errors="replace") if log.exists() else ""
+            return read_verdict(kata, reports, time.monotonic() - start, output)
 
-                    code = int(pytest.main(pytest_args(self.env, kata, impl_dir, report)))
-                finally:
-                    os._exit(code)
-            deadline = start + timeout
-            while True:
+    @staticmethod
+    def _wait(pids, deadline: float, stale) -> str:
+        """"done" when every child exited, "timeout" past the deadline, "stale" when stale()."""
+        running = set(pids)
+        last_check = time.monotonic()
+        while running:
+            for pid in list(running):
                 done, _ = os.waitpid(pid, os.WNOHANG)
                 if done:
-                    break
-                if time.monotonic() > deadline:
-                    os.kill(pid, signal.SIGKILL)
-                    os.waitpid(pid, 0)
-                    return Verdict(kata.module, "timed-out", seconds=timeout,
-                                   detail=f"the judge did not finish within {timeout:g} s")
-                time.sleep(0.01)
-            output = log.read_text(errors="replace") if log.exists() else ""
-            return read_verdict(kata, report, time.monotonic() - start, output)
+                    running.discard(pid)
+            if not running:
+                break
+            now = time.monotonic()
+            if now > deadline:
+                return "timeout"
+            if stale is not None and now - last_check > 0.05:
+                last_check = now
+                if stale():
+                    return "stale"
+            time.sleep(0.005)
+        return "done"
+
+    def _fork(self, kata, impl_dir, report, log, shard) -> int:
+        pid = os.fork()
+        if pid:
+            try:
+                os.setpgid(pid, pid)  # also done by the child: whichever runs first
+            except OSError:
+                pass
+            return pid
+        code = 3
+        try:  # the child: its own process group, default signals, then a pytest run
+            os.setpgid(0, 0)
+            for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGWINCH,
+                        signal.SIGCHLD, signal.SIGALRM, signal.SIGPIPE):
+                signal.signal(sig, signal.SIG_DFL)
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the tool's to handle
+            fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+            os.dup2(fd, 1)
+            os.dup2(fd, 2)
+            devnull = os.open(os.devnull, os.O_RDONLY)
+            os.dup2(devnull, 0)
+            os.chdir(self.env.root)
+            os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+            sys.dont_write_bytecode = False
+            import pytest
+
+            code = int(pytest.main(pytest_args(self.env, kata, impl_dir, report, shard)))
+        finally:
+            os._exit(code)
+
+    @staticmethod
+    def _kill(pids) -> None:
+        for pid in pids:
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except OSError:
+                pass
+            try:
+                os.waitpid(pid, 0)
+            except (ChildProcessError, InterruptedError):
+                pass

@@ -4,6 +4,7 @@ import json
 import os
 import pty
 import select
+import signal
 import subprocess
 import time
 
@@ -210,10 +211,17 @@ def test_check_rejudges_every_kata(sandbox, solution):
     assert "[4/4] judging multihead_attention… not started" in result.out
 
 
+def _line_done(text: str, needle: str) -> bool:
+    at = text.find(needle)
+    return at >= 0 and "\n" in text[at:]
+
+
 def _read_until(proc_fd_or_stream, needle: str, timeout: float, buffer: list) -> str:
-    """Read output until ``needle`` appears; returns everything read so far."""
+    """Read output until the line holding ``needle`` is complete (its newline has arrived), with
+    a deadline; returns everything read so far. Wait for the LAST line you need: output after
+    the first chunk keeps arriving."""
     deadline = time.monotonic() + timeout
-    while needle not in "".join(buffer):
+    while not _line_done("".join(buffer), needle):
         left = deadline - time.monotonic()
         if left <= 0:
             raise AssertionError(f"did not see {needle!r} within {timeout} s; output so far:\n{''.join(buffer)}")
@@ -240,7 +248,8 @@ def test_watch_rejudges_after_a_save_and_quits_on_q(sandbox, wrong, solution):
         sandbox.write_kata("softmax", wrong("softmax", "no_max_shift"))
         _read_until(proc.stdout, "First failure", 60, out)
         sandbox.write_kata("softmax", solution("softmax"))
-        text = _read_until(proc.stdout, "All 13 properties pass", 60, out)
+        # the last line watch prints for a pass: the Next line comes before it
+        text = _read_until(proc.stdout, "Press n to watch it now, q to quit.", 60, out)
         assert text.count("checking…") == 3
         # the earlier failure is still on screen: watch never clears it away
         assert text.index("First failure") < text.index("All 13 properties pass")
@@ -250,6 +259,46 @@ def test_watch_rejudges_after_a_save_and_quits_on_q(sandbox, wrong, solution):
         assert proc.wait(timeout=20) == 0
     finally:
         proc.kill()
+
+
+def test_a_save_while_judging_stops_that_run_and_only_the_new_content_gets_a_verdict(sandbox, wrong, solution):
+    """Two saves 0.2 s apart: the first content's run is stopped, no verdict is shown for it."""
+    proc = sandbox.popen("watch", "softmax", "--debounce", "0")
+    out: list[str] = []
+    try:
+        _read_until(proc.stdout, "not started", 60, out)
+        sandbox.write_kata("softmax", wrong("softmax", "no_max_shift"))
+        _read_until(proc.stdout, "checking…", 60, out)
+        time.sleep(0.2)  # the second save lands while the first is being judged
+        sandbox.write_kata("softmax", solution("softmax"))
+        text = _read_until(proc.stdout, "Press n to watch it now, q to quit.", 60, out)
+        after_wrong_save = text[text.index("not started"):]
+        assert "First failure" not in after_wrong_save  # no verdict for content no longer there
+        assert "saved again while checking" in after_wrong_save
+        assert "All 13 properties pass" in after_wrong_save
+        proc.stdin.write("q")
+        proc.stdin.flush()
+        assert proc.wait(timeout=20) == 0
+    finally:
+        proc.kill()
+
+
+def test_ctrl_c_in_watch_exits_130_and_h_after_a_pass_spends_no_hint(sandbox, solution):
+    sandbox.write_kata("softmax", solution("softmax"))
+    proc = sandbox.popen("watch", "softmax")
+    out: list[str] = []
+    try:
+        _read_until(proc.stdout, "Press n to watch it now, q to quit.", 60, out)
+        proc.stdin.write("h")
+        proc.stdin.flush()
+        _read_until(proc.stdout, "passes already: no hint spent", 20, out)
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=20) == 130
+    finally:
+        proc.kill()
+    assert "hint 1 of" not in "".join(out)
+    state = json.loads((sandbox.state / "state.json").read_text())
+    assert state["katas"]["softmax"].get("hints_used", 0) == 0
 
 
 def test_watch_in_a_real_terminal(sandbox, solution):
