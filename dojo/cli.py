@@ -106,8 +106,15 @@ def progress_table(env: Env, store: Store) -> None:
             status += paint(env, "  (gave up)", "yellow")
         hints = f"{entry['hints_used']}/{len(k.hints)}" if entry["hints_used"] else "—"
         rows.append([f"{i}. {k.module}", k.difficulty, status, hints, duration(best.get(k.module))])
-    for line in table(rows, ["kata", "difficulty", "status", "hints", "best interview"]):
-        env.say(line)
+    # One table, so the columns line up across tracks; each track's heading goes above its first
+    # kata (numbering runs on across tracks, in the registry's order).
+    lines = table(rows, ["kata", "difficulty", "status", "hints", "best interview"])
+    env.say("  " + lines[0])
+    env.say("  " + lines[1])
+    for k, line in zip(registry.KATAS, lines[2:]):
+        if k is next(c for c in registry.KATAS if c.track == k.track):
+            env.say(paint(env, k.track, "bold"))
+        env.say("  " + line)
 
 
 def cmd_list(env: Env, args) -> int:
