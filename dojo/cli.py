@@ -106,15 +106,16 @@ def progress_table(env: Env, store: Store) -> None:
             status += paint(env, "  (gave up)", "yellow")
         hints = f"{entry['hints_used']}/{len(k.hints)}" if entry["hints_used"] else "—"
         rows.append([f"{i}. {k.module}", k.difficulty, status, hints, duration(best.get(k.module))])
-    # One table, so the columns line up across tracks; each track's heading goes above its first
-    # kata (numbering runs on across tracks, in the registry's order).
-    lines = table(rows, ["kata", "difficulty", "status", "hints", "best interview"])
-    env.say("  " + lines[0])
-    env.say("  " + lines[1])
-    for k, line in zip(registry.KATAS, lines[2:]):
-        if k is next(c for c in registry.KATAS if c.track == k.track):
-            env.say(paint(env, k.track, "bold"))
-        env.say("  " + line)
+    # One table, so the columns line up across tracks, its rows grouped under track headings;
+    # the numbers are the registry's order, running on across tracks.
+    header, rule, *lines = table(rows, ["kata", "difficulty", "status", "hints", "best interview"])
+    env.say("  " + header)
+    env.say("  " + rule)
+    for track in registry.TRACKS:
+        env.say(paint(env, track, "bold"))
+        for k, line in zip(registry.KATAS, lines):
+            if k.track == track:
+                env.say("  " + line)
 
 
 def cmd_list(env: Env, args) -> int:
