@@ -4,13 +4,15 @@ Four sections, each readable on its own (docs/compare.md shows a real run):
 
 1. Agreement: both implementations run on the kata's battery (``dojo/batteries/<kata>.py``): edge
    cases, seeded random cases and one input per ValueError class. One row per case, rows that
-   disagree first. Tolerance: the judge's (rtol 1e-9, atol 1e-12 × the output's scale).
+   disagree first. A case may bound the peak memory (``Case.max_bytes``): values
+   that agree over the bound still disagree. Tolerance: the judge's (rtol 1e-9, atol 1e-12 × the output's scale).
 2. Attention maps: the weights of a small causal/masked example, reference and yours side by
    side (``dojo/heatmap.py``); differing cells marked ×, a future leak or a wrong-axis softmax
    called out in words. ``--png PATH`` writes the same picture as a PNG.
-3. Speed: reference, yours and torch (float64, same thread count) at two sizes: time per call,
-   ratio to the reference, peak memory (tracemalloc) and the growth exponent. Only when every
-   case agrees; torch is imported only here (``--no-speed`` skips it).
+3. Speed: reference, yours and torch (float64, same thread count) at two sizes: time per call
+   with the peak memory of one call beside it (tracemalloc; torch's own profiler for torch),
+   ratio to the reference, and how time and memory grow. Only when every case agrees; torch is
+   imported only here (``--no-speed`` skips it).
 4. Code: a unified diff against the reference, once the kata passes or with ``--reveal``
    (recorded like ``dojo solution --give-up``).
 
