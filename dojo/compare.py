@@ -4,8 +4,8 @@ Four sections, each readable on its own (docs/compare.md shows a real run):
 
 1. Agreement: both implementations run on the kata's battery (``dojo/batteries/<kata>.py``): edge
    cases, seeded random cases and one input per ValueError class. One row per case, rows that
-   disagree first. A case may bound the peak memory (``Case.max_bytes``): values
-   that agree over the bound still disagree. Tolerance: the judge's (rtol 1e-9, atol 1e-12 × the output's scale).
+   disagree first. Tolerance: the judge's (rtol 1e-9, atol 1e-12 × the output's scale). A case
+   may bound the peak memory (``Case.max_bytes``): values that agree over the bound disagree.
 2. Attention maps: the weights of a small causal/masked example, reference and yours side by
    side (``dojo/heatmap.py``); differing cells marked ×, a future leak or a wrong-axis softmax
    called out in words. ``--png PATH`` writes the same picture as a PNG.
