@@ -106,8 +106,16 @@ def progress_table(env: Env, store: Store) -> None:
             status += paint(env, "  (gave up)", "yellow")
         hints = f"{entry['hints_used']}/{len(k.hints)}" if entry["hints_used"] else "—"
         rows.append([f"{i}. {k.module}", k.difficulty, status, hints, duration(best.get(k.module))])
-    for line in table(rows, ["kata", "difficulty", "status", "hints", "best interview"]):
-        env.say(line)
+    # One table, so the columns line up across tracks, its rows grouped under track headings;
+    # the numbers are the registry's order, running on across tracks.
+    header, rule, *lines = table(rows, ["kata", "difficulty", "status", "hints", "best interview"])
+    env.say("  " + header)
+    env.say("  " + rule)
+    for track in registry.TRACKS:
+        env.say(paint(env, track, "bold"))
+        for k, line in zip(registry.KATAS, lines):
+            if k.track == track:
+                env.say("  " + line)
 
 
 def cmd_list(env: Env, args) -> int:

@@ -4,13 +4,15 @@ Four sections, each readable on its own (docs/compare.md shows a real run):
 
 1. Agreement: both implementations run on the kata's battery (``dojo/batteries/<kata>.py``): edge
    cases, seeded random cases and one input per ValueError class. One row per case, rows that
-   disagree first. Tolerance: the judge's (rtol 1e-9, atol 1e-12 × the output's scale).
+   disagree first. Tolerance: the judge's (rtol 1e-9, atol 1e-12 × the output's scale). A case
+   may bound the peak memory (``Case.max_bytes``): values that agree over the bound disagree.
 2. Attention maps: the weights of a small causal/masked example, reference and yours side by
    side (``dojo/heatmap.py``); differing cells marked ×, a future leak or a wrong-axis softmax
    called out in words. ``--png PATH`` writes the same picture as a PNG.
-3. Speed: reference, yours and torch (float64, same thread count) at two sizes: time per call,
-   ratio to the reference, peak memory (tracemalloc) and the growth exponent. Only when every
-   case agrees; torch is imported only here (``--no-speed`` skips it).
+3. Speed: reference, yours and torch (float64, same thread count) at two sizes: time per call
+   with the peak memory of one call beside it (tracemalloc; torch's own profiler for torch),
+   ratio to the reference, and how time and memory grow. Only when every case agrees; torch is
+   imported only here (``--no-speed`` skips it).
 4. Code: a unified diff against the reference, once the kata passes or with ``--reveal``
    (recorded like ``dojo solution --give-up``).
 
@@ -22,6 +24,7 @@ a crash of the tool. Exit code: 0 every case agrees, 1 some case does not, 2 usa
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import json
 import math
@@ -259,6 +262,18 @@ def compare_case(ref, yours, battery, file_name: str) -> tuple[bool, str, dict]:
     return False, f"reference raises {raised_text(ref)}; yours raised {raised_text(yours, file_name)}", {}
 
 
+def memory_verdict(case, peak: int | None, text: str) -> tuple[bool, str]:
+    """(agree, row text) for a case whose contract bounds the peak memory: values that agree
+    are not enough when the peak (tracemalloc, one call) is over ``case.max_bytes``."""
+    bound = human_bytes(case.max_bytes)
+    if peak is None:
+        return False, f"{text}, but yours could not be traced for memory (the contract bounds it at {bound})"
+    if peak > case.max_bytes:
+        return False, (f"the values agree, but yours peaked at {human_bytes(peak)} of memory (tracemalloc); "
+                       f"the contract's bound is {bound}")
+    return True, f"{text}; peak memory {human_bytes(peak)}, under the bound of {bound}"
+
+
 def run_battery(battery, ref_fn, yours, timeout: float, file_name: str, outcomes: list | None = None) -> list[dict]:
     from dojo.isolate import Outcome, call_here
 
@@ -275,6 +290,9 @@ def run_battery(battery, ref_fn, yours, timeout: float, file_name: str, outcomes
         if outcomes is not None:
             outcomes.append((inputs, mine))
         agree, text, diffs = compare_case(ref, mine, battery, file_name)
+        if agree and case.max_bytes is not None and mine.returned:
+            peak = yours.ask(("memory", inputs), timeout + 10 * (mine.seconds or 0.0) + 2.0)
+            agree, text = memory_verdict(case, None if isinstance(peak, Outcome) else peak, text)
         rows.append({
             "case": case.name, "kind": case.kind, "agree": agree, "result": text, "diffs": diffs,
             "reference": outcome_json(ref), "yours": outcome_json(mine),
@@ -490,6 +508,43 @@ def human_bytes(n: int | None) -> str:
     return f"{n:.1f} GB"
 
 
+def torch_peak_memory(call) -> int | None:
+    """Peak bytes torch's CPU allocator held during one ``call()``, from torch's profiler (its
+    allocations and frees, in order); None when the profiler cannot tell."""
+    try:
+        from torch.profiler import ProfilerActivity, profile
+
+        with _quiet_stderr(), profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
+            result = call()
+            del result
+        events = sorted((e for e in prof.profiler.kineto_results.events() if e.name() == "[memory]"),
+                        key=lambda e: e.start_ns())
+    except Exception:  # noqa: BLE001 - another torch version, no profiler: untraced, not a crash
+        return None
+    current = peak = 0
+    for e in events:
+        current += e.nbytes()
+        peak = max(peak, current)
+    return peak if events else None
+
+
+@contextlib.contextmanager
+def _quiet_stderr():
+    """The profiler's C++ side prints start/stop lines straight to file descriptor 2."""
+    import sys
+
+    sys.stderr.flush()
+    saved = os.dup(2)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(devnull)
+
+
 def run_speed(env: Env, battery, ref_fn, yours, timeout: float, sizes) -> dict:
     """Time the three implementations at two sizes, interleaved over ``ROUNDS`` rounds (best of all)."""
     from dojo.isolate import Outcome, measure, peak_memory
@@ -501,7 +556,8 @@ def run_speed(env: Env, battery, ref_fn, yours, timeout: float, sizes) -> dict:
     result = {"what": speed.what, "sizes": list(sizes), "threads": {"numpy": threads, "source": source},
               "rows": {}, "notes": [], "skipped": None}
     inputs = {n: speed.build(n) for n in sizes}
-    rows = {name: {"seconds": {}, "peak_bytes": None, "problem": None} for name in ("reference", "yours", "torch")}
+    rows = {name: {"seconds": {}, "peak": {}, "peak_bytes": None, "problem": None}
+            for name in ("reference", "yours", "torch")}
     ref, mine, torch_row = rows["reference"], rows["yours"], rows["torch"]
 
     torch_calls = {}
@@ -547,12 +603,22 @@ def run_speed(env: Env, battery, ref_fn, yours, timeout: float, sizes) -> dict:
         mine["problem"] = (f"not timed at n={big}: one call at n={small} already took "
                            f"{human_time(mine['seconds'][small])}")
 
-    ref["peak_bytes"] = peak_memory(ref_fn, inputs[big])
-    if mine["seconds"].get(big) is not None and mine["seconds"][big] < SLOW_CALL / 2:
-        got = yours.ask(("memory", inputs[big]), timeout + 10 * mine["seconds"][big] + 2.0)
-        mine["peak_bytes"] = None if isinstance(got, Outcome) else got
+    # Peak memory at both sizes, beside the times: the reference and yours through tracemalloc,
+    # torch through its own profiler (its allocator is invisible to tracemalloc).
+    for n in sizes:
+        ref["peak"][n] = peak_memory(ref_fn, inputs[n])
+        if mine["seconds"].get(n) is not None and mine["seconds"][n] < SLOW_CALL / 2:
+            got = yours.ask(("memory", inputs[n]), timeout + 10 * mine["seconds"][n] + 2.0)
+            if not isinstance(got, Outcome):
+                mine["peak"][n] = got
+        if n in torch_calls:
+            got = torch_peak_memory(torch_calls[n])
+            if got is not None:
+                torch_row["peak"][n] = got
 
     for name, row in rows.items():
+        row["peak_bytes"] = row["peak"].get(big)
+        row["memory_growth"] = growth(row["peak"], sizes)
         row["growth"] = growth(row["seconds"], sizes)
         t, r = row["seconds"].get(big), ref["seconds"][big]
         row["ratio"] = t / r if t else None
@@ -582,6 +648,10 @@ def speed_notes(result: dict, sizes) -> list[tuple[str, str]]:
     if mine.get("peak_bytes") and ref.get("peak_bytes") and mine["peak_bytes"] > 2 * ref["peak_bytes"]:
         notes.append(("yellow", f"Yours allocates {mine['peak_bytes'] / ref['peak_bytes']:.1f}× the reference's "
                                 "peak memory: extra copies of the big arrays?"))
+    if (mine.get("memory_growth") is not None and ref.get("memory_growth") is not None
+            and mine["memory_growth"] > ref["memory_growth"] + 0.5):
+        notes.append(("yellow", f"Your peak memory grows like n^{mine['memory_growth']:.1f}, the reference's like "
+                                f"n^{ref['memory_growth']:.1f}: an array that grows faster than the reference's biggest?"))
     if not notes and ratio:
         notes.append(("green", f"Yours runs at {ratio:.2f}× the reference's time: fine."))
     odd = [f"{name} n^{row['growth']:.1f}" for name, row in result["rows"].items()
@@ -601,16 +671,25 @@ def speed_section(env: Env, speed: dict) -> list[str]:
     for name in ("reference", "yours", "torch"):
         row = speed["rows"][name]
         ratio = row.get("ratio")
+        peak = row.get("peak", {})
+        untraced = "— (not traced)" if name == "torch" else "— (too slow to trace)"
+
+        def memory(n):
+            return human_bytes(peak[n]) if peak.get(n) is not None else untraced
+
+        memory_growth = row.get("memory_growth")
         cells.append([
             name,
             human_time(row["seconds"].get(small)),
+            memory(small),
             human_time(row["seconds"].get(big)),
+            memory(big),
             (f"{ratio:.2f}×" if ratio < 10 else f"{ratio:.0f}×") if ratio else "—",
-            "— (not traced)" if name == "torch" else (
-                human_bytes(row["peak_bytes"]) if row.get("peak_bytes") is not None else "— (too slow to trace)"),
             f"n^{row['growth']:.1f}" if row.get("growth") is not None else (row.get("problem") or "—"),
+            f"n^{memory_growth:.1f}" if memory_growth is not None else "—",
         ])
-    lines += table(cells, ["", f"n={small}", f"n={big}", "vs reference", f"peak memory (n={big})", "time grows like"])
+    lines += table(cells, ["", f"n={small}", "peak memory", f"n={big}", "peak memory", "vs reference",
+                           "time grows like", "memory grows like"])
     lines.append("")
     for colour, sentence in speed["notes"]:
         lines.append(paint(env, sentence, colour))

@@ -5,9 +5,12 @@ The judge's self-check keeps a catalogue of realistic wrong answers per kata
 its behaviour is compared with every one of them on the inputs it failed on and on the kata's
 ``dojo compare`` battery (edge, random and error cases): the same values within the judge's
 tolerance, the same dtype and shape, the same inputs written into, or the same kind of error.
-A wrong file that behaves the same on every one of those inputs is named; when none does (an
-answer with two bugs, a bug nobody catalogued, a hang), nothing is said. Two catalogue files that cannot be told apart by these inputs must say so
-(``BEHAVES_LIKE = ("other_stem",)``), and the self-check holds the judge to it.
+A wrong file that behaves the same on every one of those inputs, and whose bug shows on them
+(it differs from the reference somewhere), is named; when none does (an answer with two bugs,
+a bug nobody catalogued, a hang, a bug that values cannot show such as memory use), nothing is
+said. Two catalogue files that cannot be told apart by these inputs must say so
+(``BEHAVES_LIKE = ("other_stem",)``), and the self-check holds the judge to it. A bug whose
+outputs equal the reference's says ``SHOWS_IN_VALUES = False``: it is never named.
 
 Used by the judge (``conftest.py``, in the judge's own process, every call time-limited) and
 by ``dojo compare``. NumPy is imported lazily.
@@ -24,7 +27,8 @@ from pathlib import Path
 from dojo.isolate import Outcome, call_here
 from dojo.loader import KataProblem, KataTimeout, load_kata, time_limit
 
-WRONG = Path(__file__).resolve().parent.parent / "tests" / "meta" / "wrong"
+ROOT = Path(__file__).resolve().parent.parent
+WRONG = ROOT / "tests" / "meta" / "wrong"
 RTOL = 1e-9
 ATOL = 1e-12
 #: Each call of a catalogue file gets this long (one of them hangs on purpose).
@@ -39,6 +43,8 @@ class Known:
     path: Path
     description: str
     behaves_like: tuple[str, ...]
+    #: False for a bug whose outputs equal the reference's (e.g. memory use): never diagnosed.
+    shows_in_values: bool = True
 
 
 def catalogue(kata: str, folder: Path = WRONG) -> list[Known]:
@@ -47,11 +53,14 @@ def catalogue(kata: str, folder: Path = WRONG) -> list[Known]:
     for path in sorted((folder / kata).glob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         doc = (ast.get_docstring(tree) or path.stem).strip().splitlines()[0]
-        like: tuple[str, ...] = ()
-        for node in tree.body:
-            if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "BEHAVES_LIKE" for t in node.targets):
-                like = tuple(ast.literal_eval(node.value))
-        found.append(Known(path.stem, path, doc.rstrip("."), like))
+        constants = {
+            target.id: node.value
+            for node in tree.body if isinstance(node, ast.Assign)
+            for target in node.targets if isinstance(target, ast.Name)
+        }
+        like = tuple(ast.literal_eval(constants["BEHAVES_LIKE"])) if "BEHAVES_LIKE" in constants else ()
+        shows = bool(ast.literal_eval(constants["SHOWS_IN_VALUES"])) if "SHOWS_IN_VALUES" in constants else True
+        found.append(Known(path.stem, path, doc.rstrip("."), like, shows))
     return found
 
 
@@ -112,6 +121,11 @@ class Diagnosis:
         return f"Your answer behaves like a known bug: {self.description}."
 
 
+def _remember(store: list, outcome: Outcome) -> Outcome:
+    store.append(outcome)
+    return outcome
+
+
 def probes(kata: str) -> tuple[list[dict], list[dict]]:
     """(valid inputs, bad inputs) from the kata's compare battery; ([], []) without one."""
     from dojo.batteries import BATTERIES
@@ -122,6 +136,8 @@ def probes(kata: str) -> tuple[list[dict], list[dict]]:
         return [], []
     valid, bad = [], []
     for case in battery.cases:
+        if getattr(case, "max_bytes", None) is not None:
+            continue  # a case about memory: large and slow, and values cannot show its bug
         (bad if case.kind == "error" else valid).append(battery.inputs(case))
     return valid, bad
 
@@ -153,15 +169,25 @@ def match(kata: str, function: str, inputs: list[dict], mine: list[Outcome], fol
     start = time.monotonic()
     if not inputs or any(o.status not in ("returned", "raised") for o in mine):
         return None  # a hang or a crash is reported as such; no catalogue entry explains it better
+    try:
+        reference = load_kata(ROOT / "solutions" / f"{kata}.py", function)
+    except (KataProblem, KataTimeout):
+        return None
+    correct = [behaviour(reference, kw) for kw in inputs]
     chosen = []
     for entry in catalogue(kata, folder):
+        if not entry.shows_in_values:
+            continue
         if time.monotonic() - start > budget:
             return None  # a verdict must not wait for this: say nothing rather than guess
         try:
             fn = load_kata(entry.path, function)
         except (KataProblem, KataTimeout):
             continue
-        if all(same_behaviour(behaviour(fn, kw), o) for kw, o in zip(inputs, mine)):
+        theirs: list[Outcome] = []
+        if all(same_behaviour(_remember(theirs, behaviour(fn, kw)), o) for kw, o in zip(inputs, mine)) and not all(
+            same_behaviour(a, b) for a, b in zip(theirs, correct)
+        ):  # it does what you did, and its bug shows on these inputs
             chosen.append(entry)
     if not chosen:
         return None

@@ -35,9 +35,13 @@ KINDS = ("edge", "random", "error")
 
 @dataclass(frozen=True)
 class Case:
+    """One call. ``max_bytes``: the contract bounds this call's peak memory (tracemalloc), so
+    an answer whose values agree but whose peak exceeds it disagrees (e.g. flash attention)."""
+
     name: str
     build: Callable[[np.random.Generator], dict]
     kind: str = "edge"
+    max_bytes: int | None = None
 
 
 @dataclass(frozen=True)

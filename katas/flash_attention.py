@@ -1,0 +1,42 @@
+import numpy as np
+
+
+def flash_attention(q, k, v, block_size, causal=False):
+    """Scaled dot-product attention computed the FlashAttention way: keys in blocks, online softmax.
+
+        s      = q kᵀ / sqrt(d_k)        never formed whole: one (n, block_size) block at a time
+        out    = softmax(s) v             over the key axis (causal: keys j > m - n + i blocked)
+        lse[i] = log Σ_j exp(s[i, j])     over the allowed keys j
+
+    Keys and values are visited in consecutive blocks of ``block_size`` rows (the last block may
+    be shorter). For each block: scores, the new running max per query, rescale the running sum
+    and the output accumulator by exp(old max - new max), add the block's share. At the end,
+    out = accumulator / sum and lse = max + log(sum).
+
+    Contract
+    --------
+    q          : (n, d_k) queries      every dimension >= 1, array-like, computed in float64
+    k          : (m, d_k) keys
+    v          : (m, d_v) values
+    block_size : a positive int (bool and float are rejected): keys per block
+    causal     : if true, query i sits at position m - n + i and attends keys j <= m - n + i
+                 (aligned to the bottom-right corner, like a KV cache); needs m >= n
+
+    Returns ``(out, lse)``: out (n, d_v) and lse (n,), both float64. No input is modified.
+
+    Memory is part of the contract: never hold an array of n·m elements. At n = m = 2048,
+    d_k = d_v = 16 and block_size = 64, one call's peak memory (as tracemalloc sees it) stays
+    under 8 MiB; one full score matrix would be 32 MiB.
+
+    Raises ValueError (a subclass is fine), with a message a person can act on, when:
+    - block_size is not a positive int;
+    - q, k or v is not 2-D, or has a zero dimension;
+    - q and k have different widths, or k and v different numbers of rows;
+    - q, k or v contains NaN or inf;
+    - causal is set and m < n;
+    - a score that takes part in the softmax overflows to inf.
+    (Out of contract: |v| so large that a block's weighted sum overflows.)
+
+    NumPy only: do not import torch, jax, tensorflow, scipy or sklearn.
+    """
+    raise NotImplementedError("write your solution here")

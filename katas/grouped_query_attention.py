@@ -1,0 +1,46 @@
+import numpy as np
+
+
+def grouped_query_attention(x, w_q, w_k, w_v, w_o, num_heads, num_kv_heads, causal=False):
+    """Grouped-query self-attention: num_heads query heads share num_kv_heads key/value heads.
+
+        Q, K, V  = x w_q, x w_k, x w_v         heads are contiguous column blocks
+        g        = num_heads / num_kv_heads    query heads per kv head
+        head h   = attention(Q_h, K_{h // g}, V_{h // g})   scale 1/sqrt(d_k), causal mask if set
+        out      = concat(head 0, ..., head num_heads-1) w_o
+
+    Consecutive query heads share a kv head: heads 0..g-1 use kv head 0, heads g..2g-1 kv head
+    1, and so on (torch's ``enable_gqa=True``: K and V ``repeat_interleave``d g times). With
+    num_kv_heads == num_heads it is multi-head attention; with num_kv_heads == 1, multi-query.
+
+    Contract
+    --------
+    x             : (n, d_model); array-like, computed in float64
+    w_q           : (d_model, num_heads * d_k)
+    w_k           : (d_model, num_kv_heads * d_k)
+    w_v           : (d_model, num_kv_heads * d_v)
+    w_o           : (num_heads * d_v, d_out)
+    num_heads     : a positive int (bool and float are rejected)
+    num_kv_heads  : a positive int that divides num_heads
+    causal        : if true, position i attends only to positions j <= i
+
+    Query head h uses columns [h*d_k, (h+1)*d_k) of x w_q; kv head c uses columns
+    [c*d_k, (c+1)*d_k) of x w_k and [c*d_v, (c+1)*d_v) of x w_v.
+
+    Returns ``(out, weights)``: out (n, d_out) and weights (num_heads, n, n), both float64;
+    weights[h] is query head h's attention (rows sum to 1; above the diagonal exactly 0 when
+    causal). No input is modified.
+
+    Raises ValueError (a subclass is fine), with a message a person can act on, when:
+    - num_heads or num_kv_heads is not a positive int, or num_kv_heads does not divide num_heads;
+    - an input is not 2-D, or has a zero dimension;
+    - a projection's row count differs from d_model;
+    - w_q's width is not divisible by num_heads, or w_k's or w_v's by num_kv_heads;
+    - w_k's width is not num_kv_heads * d_k (q and k heads of different widths);
+    - w_o's row count is not num_heads * d_v;
+    - anything contains NaN or inf;
+    - a score that takes part in the softmax overflows to inf.
+
+    NumPy only: do not import torch, jax, tensorflow, scipy or sklearn.
+    """
+    raise NotImplementedError("write your solution here")

@@ -1,0 +1,35 @@
+import numpy as np
+
+
+def cached_causal_attention(q, k, v):
+    """Causal attention for the n newest tokens against a KV cache of all m tokens so far.
+
+        query i sits at position p_i = m - n + i and may attend keys j <= p_i
+        weights = softmax(q kᵀ / sqrt(d_k))   over the key axis, keys j > p_i set to -inf first
+        out     = weights v
+
+    The causal mask is aligned to the bottom-right corner: ``np.tril(np.ones((n, m)), m - n)``,
+    torch's ``causal_lower_right(n, m)``. (A top-left ``tril``, torch's ``is_causal=True``, is
+    wrong whenever m > n.) With m == n this is ordinary causal self-attention; with n == 1 it
+    is one decoding step.
+
+    Contract
+    --------
+    q : (n, d_k) queries of the n newest tokens      every dimension >= 1, array-like,
+    k : (m, d_k) keys of all m tokens so far          computed in float64; m >= n
+    v : (m, d_v) values of all m tokens so far        (the cache, the n new tokens last)
+
+    Returns ``(out, weights)``: out (n, d_v) and weights (n, m), both float64. Each row of
+    weights sums to 1 and its entries j > p_i are exactly 0. No input is modified.
+
+    Raises ValueError (a subclass is fine), with a message a person can act on, when:
+    - q, k or v is not 2-D, or has a zero dimension;
+    - q and k have different widths, or k and v different numbers of rows;
+    - the cache is shorter than the new tokens (m < n);
+    - q, k or v contains NaN or inf;
+    - a score that takes part in the softmax overflows to inf.
+    (What happens when only a blocked, future score overflows is left open.)
+
+    NumPy only: do not import torch, jax, tensorflow, scipy or sklearn.
+    """
+    raise NotImplementedError("write your solution here")

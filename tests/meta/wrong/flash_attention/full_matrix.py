@@ -1,0 +1,37 @@
+"""Builds the whole n×m score matrix and takes one softmax over it, so memory grows with n·m instead of staying per block."""
+import numbers
+
+import numpy as np
+
+# Its outputs are the reference's: only the judge's memory property sees this bug, so the
+# diagnosis (which compares outputs) never names it.
+SHOWS_IN_VALUES = False
+
+
+def flash_attention(q, k, v, block_size, causal=False):
+    if isinstance(block_size, bool) or not isinstance(block_size, numbers.Integral) or block_size < 1:
+        raise ValueError("block_size must be a positive int")
+    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    for name, a in (("q", q), ("k", k), ("v", v)):
+        if a.ndim != 2 or 0 in a.shape:
+            raise ValueError(f"{name} must be 2-D with no empty dimension")
+        if not np.isfinite(a).all():
+            raise ValueError(f"{name} contains NaN or inf")
+    n, d_k = q.shape
+    m, d_v = v.shape
+    if k.shape[1] != d_k:
+        raise ValueError("q and k must have the same width")
+    if k.shape[0] != m:
+        raise ValueError("k and v must have the same number of rows")
+    if causal and m < n:
+        raise ValueError("causal attention needs m >= n")
+    with np.errstate(over="ignore", invalid="ignore"):
+        s = q @ k.T / np.sqrt(d_k)
+    allowed = np.tril(np.ones((n, m), dtype=bool), k=m - n) if causal else np.ones((n, m), dtype=bool)
+    if not np.isfinite(s[allowed]).all():
+        raise ValueError("a score overflowed to inf")
+    s = np.where(allowed, s, -np.inf)
+    row_max = s.max(axis=1, keepdims=True)
+    p = np.exp(s - row_max)
+    row_sum = p.sum(axis=1, keepdims=True)
+    return (p @ v) / row_sum, (row_max + np.log(row_sum))[:, 0]

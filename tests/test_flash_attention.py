@@ -1,0 +1,499 @@
+"""The judge for katas/flash_attention.py: flash_attention(q, k, v, block_size, causal=False).
+
+Shapes throughout: q (n, d_k), k (m, d_k), v (m, d_v); out (n, d_v), lse (n,). With causal,
+query i sits at position m - n + i (the mask is aligned to the bottom-right corner) and m >= n.
+
+The result must be scaled dot-product attention whatever the block size: block sizes of 1,
+sizes that do not divide m, m itself and more than m are all drawn (size-1 blocks only on small
+inputs: a loop over single keys is slow by nature). Most valid inputs have n, m, d_k, d_v all
+different; about one in four has n == m or d_k == d_v, because code can branch on shapes.
+
+Memory is part of the contract and is measured with tracemalloc (NumPy reports its
+allocations to it) on one fixed input: n = m = 2048, d_k = d_v = 16, block_size = 64, under
+8 MiB. Every bad input breaks exactly one rule, so a ValueError is the only right answer. Left
+open and never tested: a blocked score that overflows, |v| so large that a block's weighted
+sum overflows, and the wording of messages.
+"""
+
+import tracemalloc
+
+import numpy as np
+from hypothesis import example, strategies as st
+
+from dojo.loader import time_limit
+from tests import oracle
+from tests import strategies as S
+from tests.judge import (
+    KataMismatch,
+    check_array,
+    check_close,
+    check_close_or_explain,
+    check_leaves_inputs_alone,
+    check_that,
+    expect_value_error,
+    prop,
+)
+
+FUNCTION = "flash_attention"
+NAMES = ("q", "k", "v")
+
+
+def PROBE():
+    return {
+        "q": np.array([[1.0, 0.0]]),
+        "k": np.array([[1.0, 0.0], [0.0, 1.0]]),
+        "v": np.array([[1.0], [2.0]]),
+        "block_size": 1,
+        "causal": False,
+    }
+
+
+def run(kata, q, k, v, block_size, causal):
+    """Call the candidate on a valid input; check it returns (out (n, d_v), lse (n,)), both
+    float64 and finite."""
+    result = kata(q=q, k=k, v=v, block_size=block_size, causal=causal)
+    if not isinstance(result, tuple) or len(result) != 2:
+        raise KataMismatch(f"{FUNCTION}() should return a tuple (out, lse), got {type(result).__name__}")
+    n, d_v = np.shape(q)[0], np.shape(v)[1]
+    out = check_array(result[0], "out", (n, d_v))
+    lse = check_array(result[1], "lse", (n,))
+    for what, a in (("out", out), ("lse", lse)):
+        bad = np.argwhere(~np.isfinite(a))
+        if bad.size:
+            index = tuple(int(i) for i in bad[0])
+            raise KataMismatch(
+                f"{what}{list(index)} is {a[index]} although the input is valid and every score "
+                f"that takes part in the softmax is finite.\n  NaN usually means exp() overflowed "
+                f"(keep a running max per query and subtract it) or a sum was 0/0 (a running max "
+                f"that starts at 0 instead of -inf underflows scores far below 0)."
+            )
+    return out, lse
+
+
+def sizes(case) -> str:
+    """The dimensions of a case, named, for failure messages."""
+    (n, d_k), (m, d_v) = np.shape(case["q"]), np.shape(case["v"])
+    causal = "causal, aligned bottom-right" if case["causal"] else "not causal"
+    return f"(n={n} queries, m={m} keys, d_k={d_k}, d_v={d_v}, block_size={case['block_size']}, {causal})"
+
+
+# -- Oracle (torch, float64) -----------------------------------------------------------------
+
+
+@oracle.memoised
+def torch_attention_and_lse(q, k, v, *, causal):
+    """(out, lse): out from SDPA (with causal_lower_right(n, m) when causal); lse from
+    torch.logsumexp of the scaled scores, blocked ones masked_fill'ed with -inf."""
+    t = oracle.torch()
+    from torch.nn.attention.bias import causal_lower_right
+
+    q, k, v = oracle.tensor(q), oracle.tensor(k), oracle.tensor(v)
+    n, m = q.shape[0], k.shape[0]
+    bias = causal_lower_right(n, m) if causal else None
+    out = t.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=bias)
+    scores = q @ k.T / float(q.shape[1]) ** 0.5
+    if causal:
+        scores = scores.masked_fill(~t.ones(n, m, dtype=t.bool).tril(diagonal=m - n), float("-inf"))
+    return out.numpy(), t.logsumexp(scores, dim=-1).numpy()
+
+
+# -- Strategies ------------------------------------------------------------------------------
+# A case's sizes come from a table, its arrays from one seed (tests/strategies.py: S.rng_for,
+# S.normal). Strategies are built once, at import.
+
+
+def _table(keep) -> list[tuple[int, int, int, int]]:
+    rows = [
+        (n, m, d_k, d_v)
+        for n in range(1, 7) for m in range(1, 10) for d_k in range(1, 6) for d_v in range(1, 6)
+        if keep(n, m, d_k, d_v)
+    ]
+    return sorted(rows, key=lambda z: (z[0] * z[2] + z[1] * (z[2] + z[3]), z))
+
+
+DISTINCT = _table(lambda n, m, d_k, d_v: len({n, m, d_k, d_v}) == 4 and m >= 2)
+COINCIDING = _table(lambda n, m, d_k, d_v: ((n == m) != (d_k == d_v)) and m >= 2)
+SIZES = st.one_of(st.sampled_from(DISTINCT), st.sampled_from(DISTINCT), st.sampled_from(COINCIDING))
+#: How the block size relates to m.
+BLOCK_KINDS = st.sampled_from(["one", "does not divide m", "m", "more than m", "divides m"])
+CAUSAL = st.booleans()
+
+
+def block_size_for(kind: str, m: int, rng) -> int:
+    """A block size of ``kind`` for m keys (when m has no such size, the nearest kind that exists)."""
+    if kind == "one":
+        return 1
+    if kind == "m":
+        return m
+    if kind == "more than m":
+        return m + int(rng.integers(1, 4))
+    sizes = [b for b in range(2, m) if (m % b != 0) == (kind == "does not divide m")]
+    return int(rng.choice(sizes)) if sizes else m + 1
+
+
+def draw_problem(draw, scores="ordinary", causal=None):
+    """Valid keyword arguments {q, k, v, block_size, causal} and the generator that made them.
+
+    ``scores``: "ordinary" (entries of size 0.3 to 10), "large" (q and k entries ~100, so
+    scores of either sign around 1e4), "positive" (every score around +1e4) or "negative"
+    (every score around -1e4). With causal, n <= m (n and m swapped if need be).
+    """
+    n, m, d_k, d_v = draw(SIZES)
+    causal = draw(CAUSAL) if causal is None else causal
+    if causal and n > m:
+        n, m = m, n
+    kind = draw(BLOCK_KINDS)
+    rng = S.rng_for(draw(S.SEEDS))
+    if scores in ("positive", "negative"):
+        u = S.normal(rng, d_k) + 0.5
+        c = np.sqrt(1e4 * np.sqrt(d_k) / (u @ u))  # c² u·u / sqrt(d_k) = 1e4
+        sign = 1.0 if scores == "positive" else -1.0
+        q = np.round(c * u + S.normal(rng, (n, d_k)), 2)
+        k = np.round(sign * c * u + S.normal(rng, (m, d_k)), 2)
+    else:
+        q_scale, k_scale = (100.0, 100.0) if scores == "large" else (draw(S.SCALES), draw(S.SCALES))
+        q, k = S.normal(rng, (n, d_k), q_scale), S.normal(rng, (m, d_k), k_scale)
+    case = {
+        "q": q,
+        "k": k,
+        "v": S.normal(rng, (m, d_v), draw(S.SCALES)),
+        "block_size": block_size_for(kind, m, rng),
+        "causal": causal,
+    }
+    return case, rng
+
+
+@st.composite
+def problems(draw, scores="ordinary", causal=None):
+    """Valid keyword arguments (see draw_problem)."""
+    return draw_problem(draw, scores, causal)[0]
+
+
+def expected(case):
+    return torch_attention_and_lse(case["q"], case["k"], case["v"], causal=bool(case["causal"]))
+
+
+# -- Properties of a correct answer -------------------------------------------------------
+
+_EXAMPLE = {
+    "q": np.array([[1.0, 0.0, 2.0], [0.5, -1.0, 0.3]]),
+    "k": np.array([[1.0, 1.0, 0.0], [0.0, 2.0, 1.0], [-1.0, 0.5, 0.2], [0.3, 0.3, -0.7], [1.5, -0.2, 0.4]]),
+    "v": np.array([[1.0, 2.0], [-1.0, 0.5], [0.0, 2.0], [3.0, -1.0], [0.5, 0.5]]),
+}
+
+OUT_HINT = (
+    "out must be softmax(q kᵀ / sqrt(d_k)) v whatever the block size. Per block: the new running "
+    "max\n  m_new = max(m_old, block max); rescale BOTH the running sum and the accumulator by "
+    "exp(m_old - m_new);\n  visit every key exactly once (the last block may be shorter)."
+)
+
+
+@prop(case=problems(scores="large") | problems())
+@example(case={**_EXAMPLE, "block_size": 2, "causal": False})
+@example(case={**_EXAMPLE, "block_size": 3, "causal": True})
+def test_matches_torch_for_any_block_size(kata, case):
+    """out matches torch's scaled_dot_product_attention for block sizes 1, m, more than m and ones that do not divide m, causal or not"""
+    out, lse = run(kata, **case)
+    want_out, _ = expected(case)
+    check_close(out, want_out, "out", f"{OUT_HINT}\n  {sizes(case)}")
+
+
+@prop(case=problems(scores="large") | problems())
+@example(case={**_EXAMPLE, "block_size": 2, "causal": True})
+def test_lse_is_the_logsumexp_of_the_scaled_allowed_scores(kata, case):
+    """lse matches torch.logsumexp of the scaled scores q kᵀ / sqrt(d_k), blocked ones left out"""
+    out, lse = run(kata, **case)
+    _, want_lse = expected(case)
+    check_close(
+        lse,
+        want_lse,
+        "lse",
+        f"lse[i] = log Σ_j exp(s[i, j]) over the allowed keys, in natural log: the running max plus "
+        f"log(running sum) {sizes(case)}.",
+    )
+
+
+@st.composite
+def two_block_sizes(draw):
+    case, rng = draw_problem(draw)
+    m = case["k"].shape[0]
+    case["other_block_size"] = int(rng.choice([b for b in range(1, m + 2) if b != case["block_size"]]))
+    return case
+
+
+@prop(case=two_block_sizes())
+def test_the_result_does_not_depend_on_the_block_size(kata, case):
+    """Two different block sizes give the same out and lse"""
+    other = case.pop("other_block_size")
+    out1, lse1 = run(kata, **case)
+    out2, lse2 = run(kata, **dict(case, block_size=other))
+    why = (
+        f"Your own answer with block_size={case['block_size']} and with block_size={other} must "
+        f"agree: blocks only change the order of the work.\n  {OUT_HINT}\n  {sizes(case)}"
+    )
+    check_close(lse2, lse1, f"lse with block_size={other}", why)
+    check_close(out2, out1, f"out with block_size={other}", why)
+
+
+SIGNS = st.sampled_from(["positive", "negative"])
+
+
+@st.composite
+def extreme_scores(draw):
+    return draw_problem(draw, scores=draw(SIGNS))[0]
+
+
+@prop(case=extreme_scores())
+def test_scores_around_plus_or_minus_1e4_stay_exact(kata, case):
+    """Scores all around +1e4, or all around -1e4, give the exact out and lse (the running max starts at -inf, not 0)"""
+    out, lse = run(kata, **case)
+    want_out, want_lse = expected(case)
+    sign = "+" if np.mean(lse) > 0 else "-"
+    why = (
+        f"Every score is about {sign}1e4. exp(1e4) overflows and exp(-1e4) underflows to 0, so "
+        f"subtract a running max that starts at -inf\n  (one that starts at 0 leaves every "
+        f"exp(s - 0) = 0 when all scores are far below 0) {sizes(case)}."
+    )
+    check_close(lse, want_lse, "lse", why)
+    check_close(out, want_out, "out", why)
+
+
+#: The contract's memory bound: n = m = 2048, d_k = d_v = 16, block_size = 64, under 8 MiB.
+MEMORY_N, MEMORY_D, MEMORY_BLOCK = 2048, 16, 64
+MEMORY_BOUND = 8 * 2**20
+
+
+@prop(seed=st.just(2048))
+def test_memory_stays_under_the_bound_at_n_equal_m_2048(kata, seed):
+    """At n = m = 2048, d_k = d_v = 16 and block_size = 64, one call's peak memory (tracemalloc) stays under 8 MiB: no n×m array"""
+    rng = S.rng_for(seed)
+    args = {name: S.normal(rng, (MEMORY_N, MEMORY_D)) for name in NAMES}
+    fn = kata.fn  # called directly: the judge's own input-copying must not count
+    was_tracing = tracemalloc.is_tracing()
+    if not was_tracing:
+        tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        base = tracemalloc.get_traced_memory()[0]
+        with time_limit(max(kata.timeout or 0, 10.0), what=f"your {FUNCTION}() at n = m = {MEMORY_N}"):
+            result = fn(**args, block_size=MEMORY_BLOCK, causal=False)
+        peak = tracemalloc.get_traced_memory()[1] - base
+        del result
+    finally:
+        if not was_tracing:
+            tracemalloc.stop()
+    full = MEMORY_N * MEMORY_N * 8
+    check_that(
+        peak < MEMORY_BOUND,
+        f"the memory bound is broken: at n = m = {MEMORY_N}, d_k = d_v = {MEMORY_D} and "
+        f"block_size = {MEMORY_BLOCK}, your {FUNCTION}() held {peak / 2**20:.1f} MiB at its peak "
+        f"(tracemalloc),\n  but the contract's bound is {MEMORY_BOUND / 2**20:.0f} MiB. One full "
+        f"n×m score matrix alone is {full / 2**20:.0f} MiB: never build an array of n·m elements "
+        f"(scores, weights\n  or a mask). Visit the keys one block at a time and keep only a "
+        f"running max, a running sum and an (n, d_v) accumulator per query.",
+    )
+
+
+BIG = st.sampled_from([1e6, 1e10, 1e150])
+BOOLEANS = st.booleans()
+
+
+@st.composite
+def with_a_changed_future(draw):
+    """A causal problem with n >= 2, a query ``i`` (not the last) and huge new keys and values
+    after its position; half the time the new keys point along q[i] (hugely positive blocked
+    scores: adding -1e9 instead of -inf leaks)."""
+    case, rng = draw_problem(draw, causal=True)
+    q = case["q"]
+    n, m = q.shape[0], case["k"].shape[0]
+    if n == 1:  # one more query, so that query 0 has a future
+        n, case["q"] = 2, np.vstack([q, S.normal(rng, (1, q.shape[1]))])
+        if m < 2:
+            case["k"] = np.vstack([case["k"], S.normal(rng, (1, q.shape[1]))])
+            case["v"] = np.vstack([case["v"], S.normal(rng, (1, case["v"].shape[1]))])
+            m = 2
+    i = int(rng.integers(0, n - 1))
+    later = n - 1 - i
+    direction = case["q"][i] if draw(BOOLEANS) and np.any(case["q"][i]) else S.normal(rng, q.shape[1]) + 0.5
+    case["i"] = i
+    case["new_k"] = np.outer(rng.uniform(0.5, 2.0, later), np.round(direction, 2)).round(2) * draw(BIG)
+    case["new_v"] = S.normal(rng, (later, case["v"].shape[1]), 1e6)
+    return case
+
+
+@prop(case=with_a_changed_future())
+def test_causal_keys_after_a_query_cannot_change_its_row(kata, case):
+    """With causal, changing the keys and values after query i's position, even to huge finite values, leaves out[:i+1] and lse[:i+1] unchanged"""
+    i = case.pop("i")
+    new_k, new_v = case.pop("new_k"), case.pop("new_v")
+    n, m = case["q"].shape[0], case["k"].shape[0]
+    p = m - n + i
+    after = dict(case, k=case["k"].copy(), v=case["v"].copy())
+    after["k"][p + 1 :] = new_k
+    after["v"][p + 1 :] = new_v
+    out1, lse1 = run(kata, **case)
+    out2, lse2 = run(kata, **after)
+    why = lambda: (  # noqa: E731
+        f"Query {i} sits at position m - n + {i} = {p}, so replacing the keys and values after it "
+        f"(k[{p + 1}:] up to {np.abs(new_k).max():.0e}) must not change rows 0..{i}.\n  Blocked "
+        f"scores must become -inf (adding -1e9 leaks when a blocked score is larger than 1e9) "
+        f"{sizes(case)}."
+    )
+    check_close_or_explain(lse2[: i + 1], lse1[: i + 1], f"lse[:{i + 1}] after the change", why)
+    check_close_or_explain(out2[: i + 1], out1[: i + 1], f"out[:{i + 1}] after the change", why)
+
+
+#: How q, k and v arrive: all three in one form (so float32 everywhere is tried), or mixed.
+FORMS = st.one_of(
+    S.INPUT_FORMS.map(lambda f: (f, f, f)), st.tuples(S.INPUT_FORMS, S.INPUT_FORMS, S.INPUT_FORMS)
+)
+
+
+@prop(case=problems(), forms=FORMS)
+@example(case={**_EXAMPLE, "block_size": 2, "causal": True}, forms=("float32", "float32", "float32"))
+def test_accepts_array_likes_and_returns_float64(kata, case, forms):
+    """Accepts lists, integer and float32 arrays for q, k and v; computes and returns float64"""
+    args, values = dict(case), dict(case)
+    for name, form in zip(NAMES, forms):
+        args[name], values[name] = S.as_form(case[name], form)
+    out, lse = run(kata, **args)
+    want_out, want_lse = expected(values)
+    given = ", ".join(f"{name} as {form}" for name, form in zip(NAMES, forms))
+    why = f"({given}: convert with np.asarray(..., dtype=np.float64) and compute in float64)"
+    check_close(lse, want_lse, "lse", why)
+    check_close(out, want_out, "out", why)
+
+
+@prop(case=problems())
+def test_does_not_modify_its_inputs(kata, case):
+    """q, k and v are left exactly as they were (pre-scale a copy of q, not q itself)"""
+    check_leaves_inputs_alone(lambda: run(kata, **case), case, FUNCTION)
+
+
+# -- Contract violations -> ValueError ------------------------------------------------------
+
+
+def shapes_of(case) -> str:
+    return ", ".join(f"{name} {np.shape(case[name])}" for name in NAMES)
+
+
+@prop(case=problems())
+def test_rejects_a_block_size_that_is_not_a_positive_int(kata, case):
+    """block_size of 0, below 0, a bool (True) or a float (2.0) raises ValueError"""
+    m = case["k"].shape[0]
+    for bad in (0, -case["block_size"], True, float(max(2, m // 2)), 1.5):
+        why = f"block_size={bad!r} is not a positive int"
+        if isinstance(bad, bool):
+            why += " (bool is a subclass of int in Python: check for it explicitly)"
+        elif isinstance(bad, float):
+            why += " (a float, even a whole one; range() would raise TypeError)"
+        expect_value_error(lambda: kata(**dict(case, block_size=bad)), why)
+
+
+NOT_2D = {
+    "{}[0, 0], a 0-d scalar": lambda a: np.float64(a[0, 0]),
+    "{}[0], 1-D": lambda a: a[0].copy(),
+    "{}[None], 3-D": lambda a: a[None].copy(),
+}
+
+
+@prop(case=problems(causal=False))
+def test_rejects_an_input_that_is_not_2d(kata, case):
+    """q, k or v that is not 2-D (a scalar, a vector, a 3-D batch) raises ValueError"""
+    for name in NAMES:
+        for how, reshape in NOT_2D.items():
+            bad = dict(case, **{name: reshape(case[name])})
+            expect_value_error(
+                lambda: kata(**bad),
+                f"{name} was passed as {how.format(name)} of shape {np.shape(bad[name])}: q, k "
+                f"and v must each be 2-D",
+            )
+
+
+@prop(case=problems(causal=False))
+def test_rejects_a_zero_dimension(kata, case):
+    """An empty q, k or v (n, m, d_k or d_v equal to 0) raises ValueError"""
+    (n, d_k), (m, d_v) = case["q"].shape, case["v"].shape
+    empty = {
+        "n = 0": dict(case, q=np.zeros((0, d_k))),
+        "m = 0": dict(case, k=np.zeros((0, d_k)), v=np.zeros((0, d_v))),
+        "d_k = 0": dict(case, q=np.zeros((n, 0)), k=np.zeros((m, 0))),
+        "d_v = 0": dict(case, v=np.zeros((m, 0))),
+    }
+    for what, bad in empty.items():
+        expect_value_error(lambda: kata(**bad), f"{what} ({shapes_of(bad)}): every dimension must be at least 1")
+
+
+@prop(case=problems(), seed=S.SEEDS)
+def test_rejects_q_k_v_whose_shapes_do_not_fit(kata, case, seed):
+    """q and k of different widths, or k and v with different numbers of rows, raise ValueError"""
+    rng = S.rng_for(seed)
+    (n, d_k), (m, d_v) = case["q"].shape, case["v"].shape
+    width = int(rng.choice([d for d in range(1, 7) if d != d_k]))
+    rows = int(rng.choice([r for r in range(n if case["causal"] else 1, 11) if r != m]))
+    bad_k = dict(case, k=S.normal(rng, (m, width)))
+    bad_v = dict(case, v=S.normal(rng, (rows, d_v)))
+    expect_value_error(lambda: kata(**bad_k), f"q has width {d_k} but k has width {width}")
+    expect_value_error(lambda: kata(**bad_v), f"k has {m} rows (keys) but v has {rows}")
+
+
+@prop(case=problems(), value=S.non_finite_values(), seed=S.SEEDS)
+def test_rejects_nan_or_inf_in_q_k_or_v(kata, case, value, seed):
+    """NaN or inf anywhere in q, k or v raises ValueError"""
+    rng = S.rng_for(seed)
+    for name in NAMES:
+        a = case[name].copy()
+        index = tuple(int(rng.integers(0, s)) for s in a.shape)
+        a[index] = value
+        expect_value_error(lambda: kata(**dict(case, **{name: a})), f"{name}[{index}] is {value}")
+
+
+@st.composite
+def with_more_queries_than_keys(draw):
+    """causal=True with m < n (k and v agree with each other)."""
+    case, rng = draw_problem(draw, causal=True)
+    n, m = case["q"].shape[0], case["k"].shape[0]
+    if n == m:  # one more query than keys
+        case["q"] = np.vstack([case["q"], S.normal(rng, (1, case["q"].shape[1]))])
+    elif n < m:
+        case["q"], case["k"], case["v"] = (
+            S.normal(rng, (m, case["q"].shape[1])), case["k"][:n].copy(), case["v"][:n].copy()
+        )
+    case["block_size"] = block_size_for("m", case["k"].shape[0], rng)
+    return case
+
+
+@prop(case=with_more_queries_than_keys())
+def test_rejects_causal_with_fewer_keys_than_queries(kata, case):
+    """causal=True with m < n raises ValueError (the first queries would sit before position 0)"""
+    n, m = case["q"].shape[0], case["k"].shape[0]
+    expect_value_error(
+        lambda: kata(**case),
+        f"causal=True with n={n} queries and only m={m} keys: query 0 would sit at position "
+        f"m - n = {m - n} < 0 and see no key",
+    )
+
+
+@st.composite
+def with_an_allowed_score_overflowing(draw):
+    """q[i] = 1e200 u and k[j] = 1e200 u with (i, j) allowed: that score is ~1e400 -> +inf."""
+    case, rng = draw_problem(draw)
+    n, m = case["q"].shape[0], case["k"].shape[0]
+    i = int(rng.integers(0, n))
+    j = int(rng.integers(0, m - n + i + 1 if case["causal"] else m))
+    u = S.normal(rng, case["q"].shape[1])
+    u[np.abs(u) < 0.1] = 0.5
+    case["q"][i] = 1e200 * u
+    case["k"][j] = 1e200 * u
+    return case, i, j
+
+
+@prop(bad=with_an_allowed_score_overflowing())
+def test_rejects_an_allowed_score_that_overflows(kata, bad):
+    """An allowed score q[i]·k[j] / sqrt(d_k) that overflows to inf raises ValueError (instead of NaN)"""
+    case, i, j = bad
+    expect_value_error(
+        lambda: kata(**case),
+        f"the score of query {i} and key {j} (allowed) is q[{i}]·k[{j}] / sqrt(d_k) ≈ 1e400, "
+        f"which overflows to inf in float64 and would make the softmax NaN ({sizes(case)})",
+    )

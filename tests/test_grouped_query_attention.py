@@ -1,0 +1,566 @@
+"""The judge for katas/grouped_query_attention.py:
+grouped_query_attention(x, w_q, w_k, w_v, w_o, num_heads, num_kv_heads, causal).
+
+Every case is the exact dict of keyword arguments the candidate's function is called with, so a
+shrunk failing example reads as the call that failed. Sizes are small (n <= 5, num_heads <= 6,
+d_k, d_v <= 3, d_model <= 6, d_out <= 4). Most cases have at least two kv heads shared by at
+least two query heads each (num_heads 4 or 6 with 2 or 3 kv heads): only there does tiling the
+kv heads (h % num_kv_heads) differ from repeating them (h // g). MHA (num_kv_heads ==
+num_heads) and MQA (num_kv_heads == 1) are drawn too. Except where a property needs
+otherwise, d_k != d_v and d_model differs from both.
+
+Bad calls keep every other shape consistent with the heads they claim, so that a missing check
+shows as a result or a non-ValueError, not as NumPy's own ValueError from a reshape or a
+matmul further on (which would hide it).
+"""
+
+import numpy as np
+from hypothesis import example, strategies as st
+
+from tests import oracle
+from tests import strategies as S
+from tests.judge import (
+    KataMismatch,
+    check_close,
+    check_pair,
+    check_that,
+    expect_value_error,
+    prop,
+)
+
+FUNCTION = "grouped_query_attention"
+INPUTS = ("x", "w_q", "w_k", "w_v", "w_o")
+
+
+def PROBE():
+    return dict(
+        x=np.array([[1.0, 0.0, -1.0], [0.5, 2.0, 0.0]]),
+        w_q=np.eye(3, 4),
+        w_k=np.eye(3, 2),
+        w_v=np.ones((3, 1)),
+        w_o=np.ones((2, 3)),
+        num_heads=2,
+        num_kv_heads=1,
+        causal=False,
+    )
+
+
+# -- Oracle (torch, float64) -----------------------------------------------------------------
+
+
+@oracle.memoised
+def torch_gqa(x, w_q, w_k, w_v, w_o, *, num_heads, num_kv_heads, causal):
+    """(out, weights): heads split the torch way, SDPA with enable_gqa=True (K and V
+    repeat_interleave'd), heads concatenated, then w_o; weights from masked_fill + softmax."""
+    t = oracle.torch()
+    x = oracle.tensor(x)
+    n, h, h_kv = x.shape[0], num_heads, num_kv_heads
+    q = (x @ oracle.tensor(w_q)).view(n, h, -1).transpose(0, 1)  # (h, n, d_k)
+    k = (x @ oracle.tensor(w_k)).view(n, h_kv, -1).transpose(0, 1)  # (h_kv, n, d_k)
+    v = (x @ oracle.tensor(w_v)).view(n, h_kv, -1).transpose(0, 1)  # (h_kv, n, d_v)
+    heads = t.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=True)
+    out = heads.transpose(0, 1).reshape(n, -1) @ oracle.tensor(w_o)
+    scores = q @ k.repeat_interleave(h // h_kv, dim=0).transpose(-2, -1) / float(q.shape[-1]) ** 0.5
+    if causal:
+        scores = scores.masked_fill(~t.ones(n, n, dtype=t.bool).tril(), float("-inf"))
+    return out.numpy(), t.softmax(scores, dim=-1).numpy()
+
+
+# -- Strategies ------------------------------------------------------------------------------
+
+#: (num_heads, num_kv_heads): grouped with g >= 2 and at least two kv heads, MQA, MHA.
+GROUPED = [(4, 2), (6, 2), (6, 3)]
+MQA = [(2, 1), (3, 1), (4, 1)]
+MHA = [(1, 1), (2, 2), (3, 3)]
+NOT_DIVIDING = [(4, 3), (3, 2), (6, 4), (5, 2), (2, 4), (2, 3)]
+
+
+def size_table(heads, keep=lambda z: True) -> list[dict]:
+    table = [
+        dict(n=n, d_model=d_model, h=h, h_kv=h_kv, d_k=d_k, d_v=d_v, d_out=d_out)
+        for h, h_kv in heads
+        for n in range(1, 6) for d_model in range(1, 7) for d_k in range(1, 4) for d_v in range(1, 4)
+        for d_out in range(1, 5)
+    ]
+    return [z for z in table if keep(z)]
+
+
+def _ordinary(z) -> bool:
+    """d_k != d_v (catches a V split by d_k) and d_model unlike both (catches a scale by sqrt(d_model))."""
+    return len({z["d_k"], z["d_v"], z["d_model"]}) == 3
+
+
+SIZES = {
+    "grouped": st.sampled_from(size_table(GROUPED, _ordinary)),
+    "mqa": st.sampled_from(size_table(MQA, _ordinary)),
+    "mha": st.sampled_from(size_table(MHA, _ordinary)),
+    "coinciding": st.sampled_from(size_table(GROUPED + MQA, lambda z: z["d_k"] == z["d_v"] and z["d_model"] != z["d_k"])),
+}
+NOT_DIVIDING_SIZES = st.sampled_from(size_table(NOT_DIVIDING, _ordinary))
+ONE_HEAD_SIZES = st.sampled_from(size_table([(1, 1)], _ordinary))
+ANY_SIZES = st.one_of(SIZES["grouped"], SIZES["grouped"], SIZES["grouped"], SIZES["mqa"], SIZES["mha"], SIZES["coinciding"])
+X_SCALES = st.sampled_from([1.0, 0.3, 3.0])
+BOOLS = st.booleans()
+NON_FINITE = st.sampled_from([np.nan, np.inf, -np.inf])
+
+
+def build(z, x_scale, causal, seed) -> dict:
+    """The keyword arguments of a call with sizes ``z``, all arrays from one seed."""
+    n, d_model, h, h_kv, d_k, d_v, d_out = (z[k] for k in ("n", "d_model", "h", "h_kv", "d_k", "d_v", "d_out"))
+    rng = S.rng_for(seed)
+    return dict(
+        x=S.normal(rng, (n, d_model), x_scale),
+        w_q=S.normal(rng, (d_model, h * d_k)),
+        w_k=S.normal(rng, (d_model, h_kv * d_k)),
+        w_v=S.normal(rng, (d_model, h_kv * d_v)),
+        w_o=S.normal(rng, (h * d_v, d_out)),
+        num_heads=h,
+        num_kv_heads=h_kv,
+        causal=causal,
+    )
+
+
+@st.composite
+def problems(draw, sizes=ANY_SIZES, causal=None):
+    """The keyword arguments of a valid call (sizes from ``sizes``; causal drawn unless given)."""
+    causal = draw(BOOLS) if causal is None else causal
+    return build(draw(sizes), draw(X_SCALES), causal, draw(S.SEEDS))
+
+
+@st.composite
+def large_score_problems(draw):
+    """A valid grouped call whose largest |score| is about 1e3 to 1e4 (w_q scaled by a power of ten)."""
+    case = draw(problems(SIZES["grouped"]))
+    want = torch_free_scores(case)
+    biggest = np.abs(want).max()
+    if biggest > 0:
+        case["w_q"] = case["w_q"] * 10.0 ** np.round(np.log10(3e3 / biggest))
+    return case
+
+
+def torch_free_scores(case) -> np.ndarray:
+    """The (num_heads, n, n) scaled scores, for choosing a scale (not an expected value)."""
+    x, h, h_kv = case["x"], case["num_heads"], case["num_kv_heads"]
+    n = x.shape[0]
+    q = (x @ case["w_q"]).reshape(n, h, -1).transpose(1, 0, 2)
+    k = np.repeat((x @ case["w_k"]).reshape(n, h_kv, -1).transpose(1, 0, 2), h // h_kv, axis=0)
+    return q @ k.transpose(0, 2, 1) / np.sqrt(q.shape[-1])
+
+
+PROBLEMS = problems()
+
+
+def sizes_of(case) -> dict:
+    n, d_model = np.shape(case["x"])
+    h, h_kv = case["num_heads"], case["num_kv_heads"]
+    return dict(n=n, d_model=d_model, h=h, h_kv=h_kv, d_k=np.shape(case["w_q"])[1] // h,
+                d_v=np.shape(case["w_v"])[1] // h_kv, d_out=np.shape(case["w_o"])[1])
+
+
+def dims_of(case) -> str:
+    z = sizes_of(case)
+    return (
+        f"(here n={z['n']}, d_model={z['d_model']}, num_heads={z['h']}, num_kv_heads={z['h_kv']} "
+        f"(g={z['h'] // z['h_kv']}), d_k={z['d_k']}, d_v={z['d_v']}, d_out={z['d_out']}, causal={case['causal']})"
+    )
+
+
+# -- Calling and comparing ---------------------------------------------------------------------
+
+
+def fresh(case):
+    return {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in case.items()}
+
+
+def run(kata, case):
+    """Call the candidate; check the result is (out (n, d_out), weights (num_heads, n, n)), float64."""
+    result = kata(**fresh(case))
+    n, h, d_out = np.shape(case["x"])[0], case["num_heads"], np.shape(case["w_o"])[1]
+    try:
+        return check_pair(result, FUNCTION, (n, d_out), (h, n, n))
+    except KataMismatch as e:
+        if str(e).startswith("weights should have shape"):
+            raise KataMismatch(
+                f"{e}\n  weights is (num_heads, n, n): one table per QUERY head, even when query heads "
+                f"share a kv head.\n  {dims_of(case)}"
+            ) from None
+        raise
+
+
+WEIGHTS_HINT = """Check, for each query head h:
+    - Q_h is columns [h*d_k, (h+1)*d_k) of x w_q; its kv head is c = h // g with g = num_heads // num_kv_heads,
+      so consecutive query heads share a kv head (repeat_interleave; h % num_kv_heads tiles them instead);
+    - K_c is columns [c*d_k, (c+1)*d_k) of x w_k (reshape to (n, num_kv_heads, d_k), then move the head axis first);
+    - the scale is 1/sqrt(d_k) and the softmax runs over the keys; causal: keys j <= i only."""
+OUT_HINT = """Your weights match, so look at what comes after the softmax:
+    - V_c is columns [c*d_v, (c+1)*d_v) of x w_v, for c = h // g;
+    - query head h's output goes to columns [h*d_v, (h+1)*d_v) of the (n, num_heads*d_v) concatenation,
+      heads in order 0..num_heads-1; only then multiply by w_o."""
+
+
+def compare(got, want, case, against: str):
+    out, weights = got
+    want_out, want_weights = want
+    where = f"{dims_of(case)}\n  Expected values: {against}."
+    check_close(weights, want_weights, "weights", f"{WEIGHTS_HINT}\n  {where}")
+    check_close(out, want_out, "out", f"{OUT_HINT}\n  {where}")
+
+
+def torch_answer(case, **overrides):
+    args = {**case, **overrides}
+    return torch_gqa(
+        *(args[k] for k in INPUTS), num_heads=args["num_heads"], num_kv_heads=args["num_kv_heads"],
+        causal=bool(args["causal"]),
+    )
+
+
+# -- What it computes -------------------------------------------------------------------------
+
+_EXAMPLE = dict(  # n=3, d_model=2, num_heads=4, num_kv_heads=2, d_k=1, d_v=2, d_out=2
+    x=np.array([[0.5, -1.0], [1.0, 0.3], [-0.4, 0.8]]),
+    w_q=np.array([[1.0, 0.2, -0.7, 0.5], [-0.5, 1.0, 0.3, -1.2]]),
+    w_k=np.array([[0.7, -1.0], [0.1, 0.6]]),
+    w_v=np.array([[1.0, 0.0, 0.5, -0.3], [0.2, 1.0, -0.4, 0.6]]),
+    w_o=np.array([[1.0, 0.0], [0.0, 1.0], [0.5, -0.5], [-1.0, 0.3], [0.2, 0.8], [0.6, -0.4], [0.3, 0.3], [-0.2, 1.0]]),
+    num_heads=4,
+    num_kv_heads=2,
+)
+
+
+@prop(case=PROBLEMS | large_score_problems())
+@example(case={**_EXAMPLE, "causal": False})
+@example(case={**_EXAMPLE, "causal": True})
+def test_matches_torch_with_enable_gqa(kata, case):
+    """Matches torch's scaled_dot_product_attention with enable_gqa=True (query head h uses kv head h // g), causal or not, for ordinary and large scores"""
+    compare(run(kata, case), torch_answer(case), case, "torch SDPA per head with enable_gqa=True")
+
+
+@prop(case=problems(SIZES["mha"]))
+def test_as_many_kv_heads_as_query_heads_is_multihead_attention(kata, case):
+    """With num_kv_heads == num_heads it is multi-head attention (torch's per-head SDPA, heads concatenated, then w_o)"""
+    want = oracle.multihead_attention(
+        *(case[k] for k in INPUTS), num_heads=case["num_heads"], causal=bool(case["causal"])
+    )
+    compare(run(kata, case), want, case, "multi-head attention: every query head has its own kv head")
+
+
+def _repeat_blocks(w, heads: int, g: int) -> np.ndarray:
+    """w's column blocks (one per kv head), each repeated g times in place: repeat_interleave."""
+    width = w.shape[1] // heads
+    return np.concatenate([w[:, c * width : (c + 1) * width] for c in range(heads) for _ in range(g)], axis=1)
+
+
+@prop(case=problems(SIZES["grouped"] | SIZES["mqa"]))
+def test_repeating_each_kv_head_g_times_gives_the_same_as_multihead(kata, case):
+    """Repeating each kv head's columns of w_k and w_v g times in place (repeat_interleave) and running multi-head attention gives the same answer"""
+    h, h_kv = case["num_heads"], case["num_kv_heads"]
+    g = h // h_kv
+    w_k, w_v = _repeat_blocks(case["w_k"], h_kv, g), _repeat_blocks(case["w_v"], h_kv, g)
+    want = oracle.multihead_attention(case["x"], case["w_q"], w_k, w_v, case["w_o"], num_heads=h, causal=bool(case["causal"]))
+    compare(
+        run(kata, case),
+        want,
+        case,
+        f"multi-head attention with kv head c copied to query heads {', '.join(f'{c * g}..{c * g + g - 1}' for c in range(h_kv))} "
+        f"(h // g, not h % num_kv_heads)",
+    )
+
+
+@st.composite
+def permuted_groups(draw):
+    """A grouped call and a new order of its kv groups (not the identity)."""
+    case = draw(problems(SIZES["grouped"]))
+    h_kv = case["num_kv_heads"]
+    rng = S.rng_for(draw(S.SEEDS))
+    order = rng.permutation(h_kv)
+    if (order == np.arange(h_kv)).all():
+        order = np.roll(order, 1)
+    return {"call": case, "new kv group order": [int(c) for c in order]}
+
+
+def _columns(order, width):
+    return np.concatenate([np.arange(c * width, (c + 1) * width) for c in order]).astype(int)
+
+
+@prop(case=permuted_groups())
+def test_permuting_the_kv_groups_permutes_the_weights_and_keeps_out(kata, case):
+    """Reordering the kv groups (a kv head with its g query heads and their rows of w_o) reorders the weights and leaves out unchanged"""
+    case, order = case["call"], case["new kv group order"]
+    z = sizes_of(case)
+    g = z["h"] // z["h_kv"]
+    heads = [c * g + j for c in order for j in range(g)]  # the query heads, in their new order
+    moved = dict(
+        case,
+        w_q=case["w_q"][:, _columns(heads, z["d_k"])],
+        w_k=case["w_k"][:, _columns(order, z["d_k"])],
+        w_v=case["w_v"][:, _columns(order, z["d_v"])],
+        w_o=case["w_o"][_columns(heads, z["d_v"])],
+    )
+    out1, weights1 = run(kata, case)
+    out2, weights2 = run(kata, moved)
+    why = (
+        f"kv groups reordered to {order}: query heads {heads} now come first to last, each still with its "
+        f"own kv head (h // g) and its rows of w_o.\n  Expected: your own answer before the reorder. "
+        f"{dims_of(case)}"
+    )
+    check_close(weights2, weights1[heads], "weights after reordering the kv groups", why)
+    check_close(out2, out1, "out after reordering the kv groups", why)
+
+
+@st.composite
+def with_a_changed_future(draw):
+    """A causal call with n >= 2, a cut t < n - 1 and new, huge rows for x[t+1:]."""
+    case = draw(problems(SIZES["grouped"] | SIZES["mqa"], causal=True))
+    n, d_model = case["x"].shape
+    rng = S.rng_for(draw(S.SEEDS))
+    if n == 1:
+        case["x"] = np.vstack([case["x"], S.normal(rng, (1, d_model))])
+        n = 2
+    t = int(rng.integers(0, n - 1))
+    big = float(rng.choice([1e3, 1e6, 1e12]))
+    return {"call": case, "t": t, "new future": S.normal(rng, (n - t - 1, d_model)) * big}
+
+
+@prop(case=with_a_changed_future())
+def test_future_positions_cannot_change_the_past(kata, case):
+    """With causal, changing x[t+1:], even to huge values, leaves out[:t+1] and every head's weights[:, :t+1] unchanged"""
+    call, t = case["call"], case["t"]
+    changed = dict(call, x=call["x"].copy())
+    changed["x"][t + 1 :] = case["new future"]
+    out1, weights1 = run(kata, call)
+    out2, weights2 = run(kata, changed)
+    why = f"Only x[{t + 1}:] changed; position i <= {t} may only look at positions j <= i. {dims_of(call)}"
+    check_close(weights2[:, : t + 1], weights1[:, : t + 1], f"weights[:, :{t + 1}]", why)
+    check_close(out2[: t + 1], out1[: t + 1], f"out[:{t + 1}]", why)
+
+
+@prop(case=PROBLEMS)
+def test_every_heads_rows_sum_to_one_and_causal_zeros_are_exact(kata, case):
+    """Every query head's weights are in [0, 1], each row sums to 1, and with causal the entries above the diagonal are exactly 0"""
+    _, weights = run(kata, case)
+    h, n = weights.shape[:2]
+    if case["causal"]:
+        leak = np.argwhere(np.triu(np.ones((n, n), dtype=bool), 1)[None] & (weights != 0))
+        if leak.size:
+            head, i, j = (int(a) for a in leak[0])
+            check_that(
+                False,
+                f"weights[{head}, {i}, {j}] must be exactly 0: position {i} may not see the later position "
+                f"{j}, but it is {weights[head, i, j]!r}. Set future scores to -inf before the softmax. "
+                f"{dims_of(case)}",
+            )
+    check_that(
+        np.all((weights >= 0) & (weights <= 1)),
+        f"attention weights must lie in [0, 1]; got min {np.min(weights)!r}, max {np.max(weights)!r}. {dims_of(case)}",
+    )
+    check_close(weights.sum(axis=-1), np.ones((h, n)), "the row sums weights.sum(axis=-1)",
+                f"Each query head's row must sum to 1 (softmax over the keys, the last axis). {dims_of(case)}")
+
+
+FORM_NAMES = ("float64", "float32", "int", "list")
+
+
+@st.composite
+def array_likes(draw):
+    case = draw(PROBLEMS)
+    forms = {name: draw(st.sampled_from(FORM_NAMES)) for name in INPUTS}
+    return {"call": case, "forms": forms}
+
+
+@prop(case=array_likes())
+def test_accepts_array_likes_returns_float64_and_leaves_inputs_alone(kata, case):
+    """Accepts lists, integer and float32 arrays; returns float64 out (n, d_out) and weights (num_heads, n, n); never writes into its inputs"""
+    case, forms = case["call"], case["forms"]
+    given, values = {}, {}
+    for name, form in forms.items():
+        given[name], values[name] = S.as_form(case[name], form)
+    got = run(kata, dict(case, **given))
+    shown = ", ".join(f"{name} as {form}" for name, form in forms.items())
+    compare(got, torch_answer(case, **values), dict(case, **values), f"torch, with {shown}")
+
+
+# -- Contract violations -> ValueError ---------------------------------------------------------
+# Each bad call breaks exactly one rule and keeps every other shape consistent with the heads it
+# claims, so a missing check is not hidden by NumPy's own errors further on.
+
+
+def _call(kata, case):
+    return lambda: kata(**fresh(case))
+
+
+@st.composite
+def head_counts_not_positive_ints(draw):
+    """Valid calls whose shapes fit the claimed head counts, with num_heads or num_kv_heads replaced
+    by a bool (True, with shapes for 1 head), a float (2.0), 0 or a negative number."""
+    mqa = draw(problems(SIZES["mqa"]))
+    grouped = draw(problems(SIZES["grouped"]))
+    one = draw(problems(ONE_HEAD_SIZES))
+    return [
+        (dict(one, num_heads=True), "num_heads=True is a bool, not an int (check for bool explicitly)"),
+        (dict(mqa, num_kv_heads=True), "num_kv_heads=True is a bool, not an int (check for bool explicitly)"),
+        (dict(grouped, num_heads=float(grouped["num_heads"])), f"num_heads={float(grouped['num_heads'])} is a float"),
+        (dict(grouped, num_kv_heads=float(grouped["num_kv_heads"])), f"num_kv_heads={float(grouped['num_kv_heads'])} is a float"),
+        (dict(grouped, num_kv_heads=0), "num_kv_heads=0 is not positive"),
+        (dict(grouped, num_heads=0), "num_heads=0 is not positive"),
+        (dict(grouped, num_heads=-grouped["num_heads"], num_kv_heads=-grouped["num_kv_heads"]), "negative head counts"),
+    ]
+
+
+@prop(cases=head_counts_not_positive_ints())
+def test_rejects_head_counts_that_are_not_positive_ints(kata, cases):
+    """num_heads or num_kv_heads that is a bool, a float, 0 or negative raises ValueError, even when the shapes would fit"""
+    for case, because in cases:
+        expect_value_error(_call(kata, case), because)
+
+
+@st.composite
+def kv_heads_not_dividing(draw):
+    """A call whose shapes fit num_heads query heads and num_kv_heads kv heads, but num_kv_heads does not divide num_heads."""
+    return draw(problems(NOT_DIVIDING_SIZES))
+
+
+@prop(case=kv_heads_not_dividing())
+@example(case=build(dict(n=3, d_model=2, h=2, h_kv=4, d_k=1, d_v=2, d_out=2), 1.0, False, 7))
+def test_rejects_num_kv_heads_that_does_not_divide_num_heads(kata, case):
+    """num_kv_heads that does not divide num_heads (e.g. 4 query heads, 3 kv heads) raises ValueError, even when every width fits"""
+    expect_value_error(
+        _call(kata, case),
+        f"num_heads={case['num_heads']} query heads cannot be shared evenly by num_kv_heads="
+        f"{case['num_kv_heads']} kv heads (w_k and w_v have that many heads' columns)",
+    )
+
+
+@st.composite
+def widths_that_do_not_fit(draw):
+    """A grouped call with one width that does not fit its heads: w_q not divisible by num_heads,
+    w_k or w_v not divisible by num_kv_heads, or w_k's heads of another width than w_q's."""
+    case = draw(problems(SIZES["grouped"]))
+    z = sizes_of(case)
+    rng = S.rng_for(draw(S.SEEDS))
+    which = draw(st.sampled_from(["w_q", "w_k", "w_v", "w_k head width"]))
+    d_model = z["d_model"]
+    if which == "w_q":
+        width = z["h"] * z["d_k"] + int(rng.integers(1, z["h"]))
+        case["w_q"] = S.normal(rng, (d_model, width))
+        because = f"w_q has width {width}, not divisible by num_heads={z['h']}"
+    elif which == "w_k":
+        width = z["h_kv"] * z["d_k"] + int(rng.integers(1, z["h_kv"]))
+        case["w_k"] = S.normal(rng, (d_model, width))
+        because = f"w_k has width {width}, not divisible by num_kv_heads={z['h_kv']}"
+    elif which == "w_v":
+        width = z["h_kv"] * z["d_v"] + int(rng.integers(1, z["h_kv"]))
+        case["w_v"] = S.normal(rng, (d_model, width))
+        because = f"w_v has width {width}, not divisible by num_kv_heads={z['h_kv']}"
+    else:
+        d_k2 = z["d_k"] + int(rng.integers(1, 3))
+        case["w_k"] = S.normal(rng, (d_model, z["h_kv"] * d_k2))
+        because = (f"w_k's heads are {d_k2} wide (width {z['h_kv'] * d_k2} for {z['h_kv']} kv heads) but "
+                   f"w_q's are {z['d_k']} wide: q and k heads need the same d_k")
+    return case, because
+
+
+@prop(bad=widths_that_do_not_fit())
+def test_rejects_widths_that_do_not_fit_the_heads(kata, bad):
+    """w_q's width not divisible by num_heads, w_k's or w_v's not by num_kv_heads, or k heads of another width than q heads raise ValueError"""
+    case, because = bad
+    expect_value_error(_call(kata, case), because)
+
+
+@st.composite
+def rows_that_do_not_fit(draw):
+    """A call with w_q, w_k or w_v whose row count is not d_model, or w_o whose row count is not num_heads * d_v."""
+    case = draw(PROBLEMS)
+    z = sizes_of(case)
+    rng = S.rng_for(draw(S.SEEDS))
+    which = draw(st.sampled_from(["w_q", "w_k", "w_v", "w_o"]))
+    if which == "w_o":
+        rows = int(rng.choice([r for r in range(1, 13) if r != z["h"] * z["d_v"]]))
+        case["w_o"] = S.normal(rng, (rows, z["d_out"]))
+        because = f"w_o has {rows} rows, but num_heads * d_v = {z['h'] * z['d_v']}"
+    else:
+        rows = int(rng.choice([r for r in range(1, 8) if r != z["d_model"]]))
+        case[which] = S.normal(rng, (rows, case[which].shape[1]))
+        because = f"{which} has {rows} rows but x has d_model = {z['d_model']} columns"
+    return case, because
+
+
+@prop(bad=rows_that_do_not_fit())
+def test_rejects_projections_whose_rows_do_not_fit(kata, bad):
+    """w_q, w_k or w_v whose rows are not d_model, or w_o whose rows are not num_heads * d_v, raise ValueError"""
+    case, because = bad
+    expect_value_error(_call(kata, case), because)
+
+
+@st.composite
+def an_input_not_2d(draw):
+    case = draw(PROBLEMS)
+    name = draw(st.sampled_from(INPUTS))
+    a = case[name]
+    how = draw(st.sampled_from(["1-D", "3-D"]))
+    case[name] = a[0].copy() if how == "1-D" else a[None].copy()
+    return case, f"{name} has shape {case[name].shape} ({how}); every input must be 2-D"
+
+
+@prop(bad=an_input_not_2d())
+def test_rejects_an_input_that_is_not_2d(kata, bad):
+    """An input that is 1-D or 3-D raises ValueError"""
+    case, because = bad
+    expect_value_error(_call(kata, case), because)
+
+
+@st.composite
+def a_zero_dimension(draw):
+    z = dict(draw(ANY_SIZES))
+    which = draw(st.sampled_from(["n", "d_model", "d_k", "d_v", "d_out"]))
+    z[which] = 0
+    case = build(z, 1.0, draw(BOOLS), draw(S.SEEDS))
+    return case, f"{which} is 0 ({', '.join(f'{k} {np.shape(case[k])}' for k in INPUTS)})"
+
+
+@prop(bad=a_zero_dimension())
+def test_rejects_a_zero_dimension(kata, bad):
+    """An input with a zero-length dimension (n, d_model, d_k, d_v or d_out = 0) raises ValueError"""
+    case, because = bad
+    expect_value_error(_call(kata, case), because)
+
+
+@st.composite
+def a_non_finite_entry(draw):
+    case = draw(PROBLEMS)
+    name = draw(st.sampled_from(INPUTS))
+    bad = draw(NON_FINITE)
+    rng = S.rng_for(draw(S.SEEDS))
+    index = tuple(int(rng.integers(0, side)) for side in case[name].shape)
+    case[name][index] = bad
+    return case, f"{name}[{index}] is {bad}"
+
+
+@prop(bad=a_non_finite_entry())
+def test_rejects_nan_or_inf_in_any_input(kata, bad):
+    """NaN, inf or -inf anywhere in x, w_q, w_k, w_v or w_o raises ValueError"""
+    case, because = bad
+    expect_value_error(_call(kata, case), because)
+
+
+@st.composite
+def an_overflowing_score(draw):
+    """x[p, 0] = 1e156 and w_k's row 0 made equal to the matching columns of w_q's row 0 for query
+    head h's kv head: that head's diagonal score (p, p) is ~1e312 -> +inf, allowed causal or not."""
+    case = draw(PROBLEMS)
+    z = sizes_of(case)
+    rng = S.rng_for(draw(S.SEEDS))
+    p, head = int(rng.integers(0, z["n"])), int(rng.integers(0, z["h"]))
+    c = head // (z["h"] // z["h_kv"])
+    d_k = z["d_k"]
+    case["w_q"][0, head * d_k] = 1.0
+    case["w_k"][0, c * d_k : (c + 1) * d_k] = case["w_q"][0, head * d_k : (head + 1) * d_k]
+    case["x"][p, 0] = 1e156
+    return case, (f"query head {head}'s score for position {p} with itself is about 1e312, which overflows "
+                  f"to inf, although every input is finite")
+
+
+@prop(bad=an_overflowing_score())
+def test_rejects_a_score_that_overflows_to_inf(kata, bad):
+    """A score that takes part in the softmax overflowing to +inf raises ValueError (instead of NaN)"""
+    case, because = bad
+    expect_value_error(_call(kata, case), because)

@@ -1,0 +1,533 @@
+"""The judge for katas/kv_cache_attention.py: cached_causal_attention(q, k, v).
+
+Shapes throughout: q (n, d_k) holds the n newest tokens, k (m, d_k) and v (m, d_v) the cache of
+all m >= n tokens so far; out (n, d_v), weights (n, m). Query i sits at position p_i = m - n + i
+and sees keys j <= p_i: the causal mask is aligned to the bottom-right corner.
+
+Most valid inputs have n < m and n, m, d_k, d_v all different, so a top-left mask, a scale by
+the wrong width or a softmax over the wrong axis changes the answer; about one in four has
+n == m or d_k == d_v, because code can branch on shapes.
+
+Every bad input below breaks one rule of the contract (m = 0 also makes m < n), so a ValueError
+is the only right answer. Left open by the contract and therefore never tested: what happens
+when only a blocked (future) score overflows, and the wording of messages.
+"""
+
+import numpy as np
+from hypothesis import example, strategies as st
+
+from tests import oracle
+from tests import strategies as S
+from tests.judge import (
+    check_close,
+    check_close_or_explain,
+    check_finite,
+    check_leaves_inputs_alone,
+    check_pair,
+    check_that,
+    expect_value_error,
+    prop,
+    show,
+)
+
+FUNCTION = "cached_causal_attention"
+NAMES = ("q", "k", "v")
+
+
+def PROBE():
+    return {
+        "q": np.array([[1.0, 0.0]]),
+        "k": np.array([[1.0, 0.0], [0.0, 1.0]]),
+        "v": np.array([[1.0], [2.0]]),
+    }
+
+
+def run(kata, q, k, v):
+    """Call the candidate on a valid input; check it returns (out, weights), float64, of shapes
+    (n, d_v) and (n, m), with no NaN or inf."""
+    n, m, d_v = np.shape(q)[0], np.shape(k)[0], np.shape(v)[1]
+    out, weights = check_pair(kata(q=q, k=k, v=v), FUNCTION, (n, d_v), (n, m))
+    return check_finite(out, weights)
+
+
+def sizes(case) -> str:
+    """The dimensions of a case, named, for failure messages."""
+    (n, d_k), (m, d_v) = np.shape(case["q"]), np.shape(case["v"])
+    return f"(n={n} new tokens, m={m} tokens in the cache, d_k={d_k}, d_v={d_v}; query i is at position {m - n}+i)"
+
+
+def allowed_of(n: int, m: int) -> np.ndarray:
+    """(n, m) bool, True where query i (position m - n + i) may attend key j."""
+    return np.tril(np.ones((n, m), dtype=bool), k=m - n)
+
+
+# -- Oracle (torch, float64) -----------------------------------------------------------------
+
+
+@oracle.memoised
+def torch_cached_attention(q, k, v):
+    """(out, weights): out from SDPA with torch's causal_lower_right(n, m) bias, weights from
+    masked_fill(-inf) and torch.softmax with the same mask (tril(ones(n, m), diagonal=m - n),
+    which torch documents as causal_lower_right)."""
+    t = oracle.torch()
+    from torch.nn.attention.bias import causal_lower_right
+
+    q, k, v = oracle.tensor(q), oracle.tensor(k), oracle.tensor(v)
+    n, m = q.shape[0], k.shape[0]
+    out = t.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=causal_lower_right(n, m))
+    allowed = t.ones(n, m, dtype=t.bool).tril(diagonal=m - n)
+    scores = (q @ k.T / float(q.shape[1]) ** 0.5).masked_fill(~allowed, float("-inf"))
+    return out.numpy(), t.softmax(scores, dim=-1).numpy()
+
+
+@oracle.memoised
+def torch_masked_fill_attention(q, k, v):
+    """(out, weights) from masked_fill(-inf) and torch.softmax only, no SDPA: SDPA adds its mask
+    as a -inf bias, so a blocked score of +inf would turn the whole row into NaN."""
+    t = oracle.torch()
+    q, k, v = oracle.tensor(q), oracle.tensor(k), oracle.tensor(v)
+    n, m = q.shape[0], k.shape[0]
+    allowed = t.ones(n, m, dtype=t.bool).tril(diagonal=m - n)
+    scores = (q @ k.T / float(q.shape[1]) ** 0.5).masked_fill(~allowed, float("-inf"))
+    weights = t.softmax(scores, dim=-1)
+    return (weights @ v).numpy(), weights.numpy()
+
+
+@oracle.memoised
+def torch_causal_self_attention(q, k, v):
+    """(out, weights) of SDPA with is_causal=True (top-left aligned; here n == m)."""
+    t = oracle.torch()
+    q, k, v = oracle.tensor(q), oracle.tensor(k), oracle.tensor(v)
+    n = q.shape[0]
+    out = t.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True)
+    scores = (q @ k.T / float(q.shape[1]) ** 0.5).masked_fill(
+        ~t.ones(n, n, dtype=t.bool).tril(), float("-inf")
+    )
+    return out.numpy(), t.softmax(scores, dim=-1).numpy()
+
+
+# -- Strategies ------------------------------------------------------------------------------
+# A case's sizes come from one index into a table, its arrays from one seed (tests/strategies.py:
+# S.rng_for, S.normal). Strategies are built once, at import: Hypothesis validates every new
+# strategy object, which would dominate the run time.
+
+
+def _table(keep) -> list[tuple[int, int, int, int]]:
+    """(n, m, d_k, d_v) with 1 <= n <= m <= 7 and d_k, d_v <= 5 that ``keep`` accepts, smallest first."""
+    rows = [
+        (n, m, d_k, d_v)
+        for n in range(1, 8) for m in range(n, 8) for d_k in range(1, 6) for d_v in range(1, 6)
+        if keep(n, m, d_k, d_v)
+    ]
+    return sorted(rows, key=lambda z: (z[0] * z[2] + z[1] * (z[2] + z[3]), z))
+
+
+#: n < m and n, m, d_k, d_v pairwise different: the corner, the scale and the axes all show.
+DISTINCT = _table(lambda n, m, d_k, d_v: len({n, m, d_k, d_v}) == 4)
+#: Realistic coincidences: the cache holds only the new tokens (n == m), or d_k == d_v.
+COINCIDING = _table(lambda n, m, d_k, d_v: (n == m) != (d_k == d_v))
+#: A chunk of several new tokens behind a longer cache: 2 <= n < m.
+CHUNKS = [z for z in DISTINCT if z[0] >= 2]
+#: n == m: the cache holds exactly the new tokens (prefill of a whole prompt).
+PREFILLS = _table(lambda n, m, d_k, d_v: n == m and d_k != d_v)
+
+SIZE_TABLES = {
+    "any": st.one_of(st.sampled_from(DISTINCT), st.sampled_from(DISTINCT), st.sampled_from(COINCIDING)),
+    "chunk": st.sampled_from(CHUNKS),
+    "prefill": st.sampled_from(PREFILLS),
+}
+KINDS = st.sampled_from(["ordinary", "large"])
+ORDINARY = st.just("ordinary")
+
+
+def draw_problem(draw, table="any", kind=None):
+    """Valid inputs {q, k, v} and the generator that made them (for further choices).
+
+    ``kind``: "ordinary" (entries of size 0.3 to 10, drawn per array) or "large" (q and k
+    entries ~100, so scores are ~1e4 and exp() overflows without the max shift).
+    """
+    n, m, d_k, d_v = draw(SIZE_TABLES[table])
+    kind = draw(KINDS) if kind is None else kind
+    q_scale, k_scale = (100.0, 100.0) if kind == "large" else (draw(S.SCALES), draw(S.SCALES))
+    v_scale = draw(S.SCALES)
+    rng = S.rng_for(draw(S.SEEDS))
+    case = {
+        "q": S.normal(rng, (n, d_k), q_scale),
+        "k": S.normal(rng, (m, d_k), k_scale),
+        "v": S.normal(rng, (m, d_v), v_scale),
+    }
+    return case, rng
+
+
+@st.composite
+def problems(draw, table="any", kind=None):
+    """Valid inputs {q, k, v} (see draw_problem)."""
+    return draw_problem(draw, table, kind)[0]
+
+
+# -- Properties of a correct answer -------------------------------------------------------
+
+_TWO_NEW_OF_FIVE = {
+    "q": np.array([[1.0, 0.0, 2.0], [0.5, -1.0, 0.3]]),
+    "k": np.array([[1.0, 1.0, 0.0], [0.0, 2.0, 1.0], [-1.0, 0.5, 0.2], [0.3, 0.3, -0.7], [1.5, -0.2, 0.4]]),
+    "v": np.array([[1.0, 2.0], [-1.0, 0.5], [0.0, 2.0], [3.0, -1.0], [0.5, 0.5]]),
+}
+
+
+@prop(case=problems())
+@example(case=_TWO_NEW_OF_FIVE)
+def test_matches_torch_with_the_mask_aligned_bottom_right(kata, case):
+    """Matches torch's scaled_dot_product_attention with causal_lower_right(n, m), for ordinary and large (~1e4) scores"""
+    out, weights = run(kata, **case)
+    want_out, want_weights = torch_cached_attention(case["q"], case["k"], case["v"])
+    n, m = weights.shape
+    check_close(
+        weights,
+        want_weights,
+        "weights",
+        f"Query i sits at position m - n + i = {m - n} + i and sees keys j <= {m - n} + i: the "
+        f"mask is tril(ones(n, m), k=m - n), aligned\n  to the bottom-right corner (a top-left "
+        f"tril, torch's is_causal=True, is wrong when m > n). Scale 1/sqrt(d_k) {sizes(case)}.",
+    )
+    check_close(out, want_out, "out", f"out = weights v {sizes(case)}.")
+
+
+@prop(case=problems("prefill"))
+def test_with_m_equal_to_n_it_is_ordinary_causal_attention(kata, case):
+    """With m == n (the cache holds only the new tokens) it is ordinary causal attention: torch's is_causal=True"""
+    out, weights = run(kata, **case)
+    want_out, want_weights = torch_causal_self_attention(case["q"], case["k"], case["v"])
+    why = f"With m == n, query i sees keys 0..i, as in causal self-attention {sizes(case)}."
+    check_close(weights, want_weights, "weights", why)
+    check_close(out, want_out, "out", why)
+
+
+@prop(case=problems())
+def test_future_weights_are_exactly_zero_and_rows_sum_to_one(kata, case):
+    """Query i puts weight only on keys j <= m - n + i (exactly 0 after that), and each row sums to 1"""
+    out, weights = run(kata, **case)
+    n, m = weights.shape
+    leaked = np.argwhere(~allowed_of(n, m) & (weights != 0.0))
+    if leaked.size:
+        i, j = (int(x) for x in leaked[0])
+        check_that(
+            False,
+            f"weights[{i}, {j}] must be exactly 0.0: query {i} sits at position m - n + {i} = "
+            f"{m - n + i} and may not see the later key {j},\n  but it is "
+            f"{float(weights[i, j])!r}. Set the scores of keys j > m - n + i to -inf before the "
+            f"softmax {sizes(case)}.\n  weights: {show(weights)}",
+        )
+    if not np.all((weights >= 0.0) & (weights <= 1.0)):
+        check_that(
+            False,
+            f"attention weights must lie in [0, 1]; got min {float(np.min(weights))!r}, "
+            f"max {float(np.max(weights))!r}\n  weights: {show(weights)}",
+        )
+    check_close(
+        weights.sum(axis=1),
+        np.ones(n),
+        "the row sums of weights",
+        "Row i holds query i's weights over the m keys and must sum to 1 (softmax over axis 1, "
+        "the key axis, applied after masking).",
+    )
+
+
+@prop(case=problems())
+def test_the_newest_token_attends_to_the_whole_cache(kata, case):
+    """The last query (position m - 1) sees every key: its row is plain attention over the whole cache"""
+    out, weights = run(kata, **case)
+    q, k, v = case["q"], case["k"], case["v"]
+    want_out, want_weights = oracle.attention(q[-1:], k, v, None)
+    n, m = weights.shape
+    why = (
+        f"Query {n - 1} is the newest token, at position m - 1 = {m - 1}: every key of the cache "
+        f"is at or before it {sizes(case)}."
+    )
+    check_close(weights[-1], want_weights[0], f"weights[{n - 1}]", why)
+    check_close(out[-1], want_out[0], f"out[{n - 1}]", why)
+
+
+@prop(case=problems("chunk", ORDINARY))
+@example(case=_TWO_NEW_OF_FIVE)
+def test_decoding_one_token_at_a_time_reproduces_the_full_pass(kata, case):
+    """Decoding one token at a time (n = 1 against the cache up to it) gives the rows of one full pass"""
+    q, k, v = case["q"], case["k"], case["v"]
+    out, weights = run(kata, **case)
+    n, m = weights.shape
+    for i in range(n):
+        p = m - n + i
+        step_out, step_weights = run(kata, q=q[i : i + 1], k=k[: p + 1], v=v[: p + 1])
+        why = (
+            f"Decoding token {i} on its own is a call with q[{i}:{i + 1}] against the cache "
+            f"k[:{p + 1}], v[:{p + 1}] (its position is {p}),\n  which must give row {i} of the "
+            f"full pass {sizes(case)}. Expected: your own full pass."
+        )
+        check_close(step_weights[0], weights[i, : p + 1], f"the weights of decoding token {i}", why)
+        check_close(step_out[0], out[i], f"the out of decoding token {i}", why)
+
+
+@st.composite
+def with_chunks(draw):
+    """A chunk of new tokens and random cut points splitting it into smaller chunks."""
+    case, rng = draw_problem(draw, "chunk", "ordinary")
+    n = case["q"].shape[0]
+    cuts = np.flatnonzero(rng.random(n - 1) < 0.5) + 1
+    if cuts.size == 0:
+        cuts = np.array([int(rng.integers(1, n))])
+    case["cuts"] = [int(c) for c in cuts]
+    return case
+
+
+@prop(case=with_chunks())
+def test_chunked_prefill_reproduces_the_full_pass(kata, case):
+    """Feeding the new tokens in chunks, each against the cache up to its last token, gives the rows of one full pass"""
+    q, k, v = case["q"], case["k"], case["v"]
+    out, weights = run(kata, q=q, k=k, v=v)
+    n, m = weights.shape
+    bounds = [0, *case["cuts"], n]
+    for a, b in zip(bounds, bounds[1:]):
+        end = m - n + b  # the cache up to the chunk's last token
+        chunk_out, chunk_weights = run(kata, q=q[a:b], k=k[:end], v=v[:end])
+        why = (
+            f"The chunk q[{a}:{b}] against the cache k[:{end}], v[:{end}] must give rows {a}..{b - 1} "
+            f"of the full pass {sizes(case)}.\n  Expected: your own full pass."
+        )
+        check_close(chunk_weights, weights[a:b, :end], f"the weights of chunk q[{a}:{b}]", why)
+        check_close(chunk_out, out[a:b], f"the out of chunk q[{a}:{b}]", why)
+
+
+BIG = st.sampled_from([1e6, 1e10, 1e150])
+BOOLEANS = st.booleans()
+
+
+@st.composite
+def with_a_changed_future(draw):
+    """A chunk, a query ``i`` (not the last), and huge new keys and values after its position.
+
+    The new keys k[p_i + 1:] are 1e6 to 1e150 times a vector and every score stays finite.
+    Half the time they point along q[i], so query i's blocked scores are hugely positive:
+    adding -1e9 instead of -inf then leaks, and a max or softmax taken before masking
+    underflows the allowed keys.
+    """
+    case, rng = draw_problem(draw, "chunk", "ordinary")
+    big, aligned = draw(BIG), draw(BOOLEANS)
+    q = case["q"]
+    n, m = q.shape[0], case["k"].shape[0]
+    i = int(rng.integers(0, n - 1))
+    later = m - (m - n + i + 1)
+    direction = q[i] if aligned and np.any(q[i]) else S.normal(rng, q.shape[1]) + 0.5
+    case["i"] = i
+    case["new_k"] = np.outer(rng.uniform(0.5, 2.0, later), np.round(direction, 2)).round(2) * big
+    case["new_v"] = S.normal(rng, (later, case["v"].shape[1]), 1e6)
+    return case
+
+
+@prop(case=with_a_changed_future())
+@example(
+    case={
+        **_TWO_NEW_OF_FIVE,
+        "i": 0,
+        "new_k": np.array([[1e10, 0.0, 2e10]]),
+        "new_v": np.array([[1e6, -2e6]]),
+    }
+)
+def test_keys_and_values_after_a_query_cannot_change_its_row(kata, case):
+    """Changing the keys and values after query i's position, even to huge finite values, leaves rows 0..i unchanged"""
+    i = case["i"]
+    before = {name: case[name] for name in NAMES}
+    n, m = case["q"].shape[0], case["k"].shape[0]
+    p = m - n + i
+    after = dict(before, k=case["k"].copy(), v=case["v"].copy())
+    after["k"][p + 1 :] = case["new_k"]
+    after["v"][p + 1 :] = case["new_v"]
+    out1, w1 = run(kata, **before)
+    out2, w2 = run(kata, **after)
+    rows = slice(0, i + 1)
+    why = lambda: (  # noqa: E731
+        f"Query {i} sits at position {p}, so replacing k[{p + 1}:] by\n  {show(case['new_k'], 2)}\n"
+        f"  and v[{p + 1}:] by {show(case['new_v'], 2)}\n  must leave rows 0..{i} as they were "
+        f"{sizes(case)}. Future scores must become -inf before the softmax\n  (adding -1e9 leaks "
+        f"when a future score is larger than 1e9; a max or softmax over all keys before masking "
+        f"underflows the allowed ones)."
+    )
+    check_close_or_explain(w2[rows], w1[rows], f"weights[:{i + 1}] after the change", why)
+    check_close_or_explain(out2[rows], out1[rows], f"out[:{i + 1}] after the change", why)
+    want_out, want_weights = torch_masked_fill_attention(after["q"], after["k"], after["v"])
+    check_close_or_explain(w2[rows], want_weights[rows], f"weights[:{i + 1}] after the change (against torch)", why)
+    check_close_or_explain(out2[rows], want_out[rows], f"out[:{i + 1}] after the change (against torch)", why)
+
+
+#: How q, k and v arrive: all three in one form (so float32 everywhere is tried), or mixed.
+FORMS = st.one_of(
+    S.INPUT_FORMS.map(lambda f: (f, f, f)), st.tuples(S.INPUT_FORMS, S.INPUT_FORMS, S.INPUT_FORMS)
+)
+
+
+@prop(case=problems(kind="ordinary"), forms=FORMS)
+@example(case=_TWO_NEW_OF_FIVE, forms=("float32", "float32", "float32"))
+def test_accepts_array_likes_and_returns_float64(kata, case, forms):
+    """Accepts lists, integer and float32 arrays for q, k and v; computes and returns float64"""
+    args, values = {}, {}
+    for name, form in zip(NAMES, forms):
+        args[name], values[name] = S.as_form(case[name], form)
+    out, weights = run(kata, **args)
+    want_out, want_weights = torch_cached_attention(values["q"], values["k"], values["v"])
+    given = ", ".join(f"{name} as {form}" for name, form in zip(NAMES, forms))
+    why = f"({given}: convert with np.asarray(..., dtype=np.float64) and compute in float64)"
+    check_close(weights, want_weights, "weights", why)
+    check_close(out, want_out, "out", why)
+
+
+@prop(case=problems())
+def test_does_not_modify_its_inputs(kata, case):
+    """q, k and v are left exactly as they were"""
+    check_leaves_inputs_alone(lambda: run(kata, **case), case, FUNCTION)
+
+
+# -- Contract violations -> ValueError ------------------------------------------------------
+# Where a rule can be broken in several ways (which array, which shape), one example tries each
+# way in turn, so none of them is left to chance.
+
+
+def shapes_of(case) -> str:
+    return ", ".join(f"{name} {np.shape(case[name])}" for name in NAMES)
+
+
+#: Ways to make an array not 2-D, written as the expression passed instead of the array.
+NOT_2D = {
+    "{}[0, 0], a 0-d scalar": lambda a: np.float64(a[0, 0]),
+    "{}[-1], 1-D (one token)": lambda a: a[-1].copy(),
+    "{}[None], 3-D": lambda a: a[None].copy(),
+    "{}[:, :, None], 3-D": lambda a: a[:, :, None].copy(),
+}
+
+
+@prop(case=problems(kind="ordinary"))
+def test_rejects_an_input_that_is_not_2d(kata, case):
+    """q, k or v that is not 2-D (a scalar, one token as a vector, a 3-D batch) raises ValueError"""
+    for name in NAMES:
+        for how, reshape in NOT_2D.items():
+            bad = dict(case, **{name: reshape(case[name])})
+            expect_value_error(
+                lambda: kata(**bad),
+                f"{name} was passed as {how.format(name)} of shape {np.shape(bad[name])} (with "
+                f"the {name} shown below): q, k and v must each be 2-D",
+            )
+
+
+@prop(case=problems(kind="ordinary"))
+def test_rejects_a_zero_dimension(kata, case):
+    """An empty q, k or v (n, m, d_k or d_v equal to 0) raises ValueError"""
+    (n, d_k), (m, d_v) = case["q"].shape, case["v"].shape
+    empty = {
+        "n = 0": dict(case, q=np.zeros((0, d_k))),
+        "m = 0 (and so m < n)": dict(case, k=np.zeros((0, d_k)), v=np.zeros((0, d_v))),
+        "d_k = 0": dict(case, q=np.zeros((n, 0)), k=np.zeros((m, 0))),
+        "d_v = 0": dict(case, v=np.zeros((m, 0))),
+    }
+    for what, bad in empty.items():
+        expect_value_error(lambda: kata(**bad), f"{what} ({shapes_of(bad)}): every dimension must be at least 1")
+
+
+@st.composite
+def with_mismatched_widths(draw):
+    """k whose width differs from q's (d_k)."""
+    case, rng = draw_problem(draw, kind="ordinary")
+    d_k = case["q"].shape[1]
+    other = int(rng.choice([d for d in range(1, 8) if d != d_k]))
+    case["k"] = S.normal(rng, (case["k"].shape[0], other), 3.0)
+    return case
+
+
+@prop(case=with_mismatched_widths())
+def test_rejects_q_and_k_of_different_widths(kata, case):
+    """q and k of different widths (d_k) raise ValueError"""
+    expect_value_error(
+        lambda: kata(**case),
+        f"q has width {case['q'].shape[1]} but k has width {case['k'].shape[1]}",
+    )
+
+
+@st.composite
+def with_mismatched_key_counts(draw):
+    """v with a different number of rows than k (still at least n, so m >= n holds either way)."""
+    case, rng = draw_problem(draw, kind="ordinary")
+    n, m = case["q"].shape[0], case["k"].shape[0]
+    other = int(rng.choice([r for r in range(n, 9) if r != m]))
+    case["v"] = S.normal(rng, (other, case["v"].shape[1]), 3.0)
+    return case
+
+
+@prop(case=with_mismatched_key_counts())
+def test_rejects_k_and_v_with_different_numbers_of_rows(kata, case):
+    """k and v with different numbers of rows (tokens in the cache) raise ValueError"""
+    expect_value_error(
+        lambda: kata(**case),
+        f"k has {case['k'].shape[0]} rows (cached keys) but v has {case['v'].shape[0]}",
+    )
+
+
+@st.composite
+def with_a_short_cache(draw):
+    """n new tokens against a cache of m < n tokens (k and v agree with each other)."""
+    case, rng = draw_problem(draw, "chunk", "ordinary")
+    n = case["q"].shape[0]
+    m = int(rng.integers(1, n))
+    case["k"], case["v"] = case["k"][:m].copy(), case["v"][:m].copy()
+    return case
+
+
+@prop(case=with_a_short_cache())
+def test_rejects_a_cache_shorter_than_the_new_tokens(kata, case):
+    """A cache with fewer tokens than the new queries (m < n) raises ValueError: the newest n tokens are part of the cache"""
+    n, m = case["q"].shape[0], case["k"].shape[0]
+    expect_value_error(
+        lambda: kata(**case),
+        f"there are n={n} new tokens but the cache holds only m={m}; the cache includes the new "
+        f"tokens, so m >= n (query {0} would sit at position m - n = {m - n} < 0)",
+    )
+
+
+@prop(case=problems(kind="ordinary"), value=S.non_finite_values(), seed=S.SEEDS)
+@example(case=_TWO_NEW_OF_FIVE, value=np.nan, seed=1)
+def test_rejects_nan_or_inf_in_q_k_or_v(kata, case, value, seed):
+    """NaN or inf anywhere in q, k or v raises ValueError (even in a future key or value)"""
+    rng = S.rng_for(seed)
+    for name in NAMES:
+        a = case[name].copy()
+        index = tuple(int(rng.integers(0, s)) for s in a.shape)
+        n, m = case["q"].shape[0], case["k"].shape[0]
+        if name != "q" and n >= 2 and rng.random() < 0.5:  # a key or value query 0 cannot see
+            index = (int(rng.integers(m - n + 1, m)), index[1])
+        a[index] = value
+        expect_value_error(lambda: kata(**dict(case, **{name: a})), f"{name}[{index}] is {value}")
+
+
+@st.composite
+def with_an_allowed_score_overflowing(draw):
+    """q[i] = 1e200 u and k[j] = 1e200 u with j <= m - n + i: that allowed score is ~1e400 -> +inf.
+
+    Every other score is at most ~1e202 (finite) and every input is finite: the overflow is
+    the only thing wrong.
+    """
+    case, rng = draw_problem(draw, kind="ordinary")
+    n, m = case["q"].shape[0], case["k"].shape[0]
+    i = int(rng.integers(0, n))
+    j = int(rng.integers(0, m - n + i + 1))
+    u = S.normal(rng, case["q"].shape[1])
+    u[np.abs(u) < 0.1] = 0.5  # every entry clearly non-zero, so every product overflows
+    case["q"][i] = 1e200 * u
+    case["k"][j] = 1e200 * u
+    return case, i, j
+
+
+@prop(bad=with_an_allowed_score_overflowing())
+def test_rejects_an_allowed_score_that_overflows(kata, bad):
+    """An allowed score q[i]·k[j] / sqrt(d_k) (j <= m - n + i) that overflows to inf raises ValueError (instead of NaN)"""
+    case, i, j = bad
+    expect_value_error(
+        lambda: kata(**case),
+        f"the score of query {i} and key {j} (allowed: key {j} is not after query {i}'s "
+        f"position) is q[{i}]·k[{j}] / sqrt(d_k) ≈ 1e400, which overflows to inf in float64 and "
+        f"would make the softmax NaN",
+    )
