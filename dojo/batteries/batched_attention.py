@@ -89,7 +89,7 @@ def _sign(a):
 
 
 _MAP_PAD = np.array([[False] * 5, [False, False, False, True, True]])
-_MAP_BLOCKED = [np.triu(np.ones((5, 5), dtype=bool), 1) | _MAP_PAD[b][None, :] for b in range(2)]
+_MAP_BLOCKED = [np.broadcast_to(_MAP_PAD[b][None, :], (5, 5)).copy() for b in range(2)]
 
 
 def _torch_batched(torch, kw):
@@ -166,11 +166,11 @@ BATTERY = Battery(
                                         in_proj_weight=lambda kw: np.vstack([kw["in_proj_weight"][:8], np.zeros((4, 4))]),
                                         key_padding_mask=None), "error"),
     ),
-    map_what="causal weights of 2 heads for 2 sequences of 5 positions; sequence 1 ends in 2 padding tokens "
-             "(row = query, column = key)",
-    map_inputs=lambda: {**_ba(2, 5, 2, 2, None, True, 1.2)(np.random.default_rng(5)), "key_padding_mask": _MAP_PAD.copy()},
+    map_what="weights of 2 heads for 2 sequences of 5 positions (not causal); sequence 1 ends in 2 padding "
+             "tokens, so its columns 3 and 4 must be 0 (row = query, column = key)",
+    map_inputs=lambda: {**_ba(2, 5, 2, 2, None, False, 1.2)(np.random.default_rng(5)), "key_padding_mask": _MAP_PAD.copy()},
     panels=lambda kw: [Panel(f"sequence {b}, head {h} weights", (1, b, h), _MAP_BLOCKED[b]) for b in range(2) for h in range(2)],
-    blocked_words="weight above the diagonal (a future leak) or on a padded key (in sequence 1, columns 3 and 4)",
+    blocked_words="weight on a padded key (sequence 1, columns 3 and 4)",
     speed=Speed(
         what="x (4, n, 256), 8 heads of width 32, right padding, causal",
         sizes=(64, 128),
