@@ -225,7 +225,7 @@ def test_the_key_gradients_sum_to_zero(kata, case):
         f"Adding one vector c to every key adds q·c to a whole row of scores, which the softmax "
         f"ignores, so the keys' gradients cancel. Each row of dS sums to 0; did you subtract "
         f"rowsum(dP * P)? {sizes(case)}",
-        rtol=0.0, atol=1e-11 * max(1.0, float(np.abs(dk).sum())),
+        rtol=0.0, atol=1e-12 * dk.shape[0] * max(1.0, parts_scale(case)["dk"]),
     )
 
 
@@ -402,29 +402,28 @@ def test_rejects_nan_or_inf_in_any_input(kata, case, name, value, seed):
     expect_value_error(lambda: kata(**dict(case, **{name: a})), f"{name}[{index}] is {value}")
 
 
-MASK_BREAKS = st.sampled_from(["int mask", "float mask", "(1, m) mask", "(m, n) mask", "(n, m + 1) mask", "empty row"])
-
-
-@prop(case=problems(kind="ordinary", masked=True), how=MASK_BREAKS, seed=S.SEEDS)
-def test_rejects_a_bad_mask(kata, case, how, seed):
-    """A mask not of dtype bool, not of shape (n, m), or with a query that may see no key raises ValueError"""
+@prop(case=problems(kind="ordinary", masked=True), seed=S.SEEDS)
+def test_rejects_a_bad_mask(kata, case, seed):
+    """A mask not of dtype bool, not of shape (n, m) (even if it would broadcast), or with a query that may see no key raises ValueError"""
     mask = case["mask"]
     n, m = mask.shape
     rng = S.rng_for(seed)
-    if how == "(m, n) mask" and n == m:
-        how = "(n, m + 1) mask"
     bad = {
-        "int mask": lambda: mask.astype(np.int64),
-        "float mask": lambda: mask.astype(np.float64),
-        "(1, m) mask": lambda: np.ones((1, m), dtype=bool),
-        "(m, n) mask": lambda: S.valid_mask(rng, m, n, 0.5),
-        "(n, m + 1) mask": lambda: np.hstack([mask, mask[:, :1]]),
-        "empty row": lambda: _with_empty_row(mask, int(rng.integers(0, n))),
-    }[how]()
-    expect_value_error(
-        lambda: kata(**dict(case, mask=bad)),
-        f"the mask is broken ({how}: dtype {bad.dtype}, shape {bad.shape}; n={n}, m={m})",
-    )
+        "0/1 integers": mask.astype(np.int64),
+        "floats": mask.astype(np.float64),
+        "(1, m), broadcastable": np.ones((1, m), dtype=bool),
+        "(m,), broadcastable": np.ones(m, dtype=bool),
+        "(m, n), transposed": S.valid_mask(rng, m, n, 0.5),
+        "(n, m + 1)": np.hstack([mask, mask[:, :1]]),
+        "a query row that is all False": _with_empty_row(mask, int(rng.integers(0, n))),
+    }
+    for how, b in bad.items():
+        if b.dtype == np.bool_ and b.shape == (n, m) and b.any(axis=1).all():
+            continue  # n = 1 or n = m: this form is a valid mask here
+        expect_value_error(
+            lambda: kata(**dict(case, mask=b)),
+            f"the mask is {how} (dtype {b.dtype}, shape {b.shape}; n={n}, m={m})",
+        )
 
 
 def _with_empty_row(mask, row):
