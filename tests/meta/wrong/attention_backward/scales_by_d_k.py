@@ -1,4 +1,4 @@
-"""Divides the gradients by d_k instead of sqrt(d_k) (the chain rule applied to the scale twice)."""
+"""Divides dq and dk by d_k instead of sqrt(d_k)."""
 import numpy as np
 
 
