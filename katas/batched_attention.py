@@ -11,7 +11,7 @@ def batched_multihead_attention(x, in_proj_weight, in_proj_bias, out_proj_weight
 
     Contract
     --------
-    x                : (B, n, E), B sequences of n positions (batch first); array-like, float64
+    x                : (B, n, E), B sequences of n positions (batch first)
     in_proj_weight   : (3E, E), the rows of W_q, then W_k, then W_v (each (E, E))
     in_proj_bias     : (3E,), b_q, then b_k, then b_v
     out_proj_weight  : (E, E);  out_proj_bias: (E,)
@@ -21,6 +21,9 @@ def batched_multihead_attention(x, in_proj_weight, in_proj_bias, out_proj_weight
                        key j of sequence b is blocked for every query of b
                        (nn.MultiheadAttention's convention, the opposite of the masked kata's mask)
     causal           : if true, query i attends only to keys j <= i as well
+
+    x and the four parameters may be any array-likes (lists, integer or float32 arrays); all the
+    arithmetic is float64.
 
     Returns ``(out, weights)``: out (B, n, E) and weights (B, num_heads, n, n) (per head, not
     averaged), both float64. Blocked weights are exactly 0; every other row sums to 1. A query

@@ -16,7 +16,8 @@ def apply_rope(x, positions, base=10000.0, interleaved=False):
     Contract
     --------
     x           : (n, d) with d even; array-like, computed in float64
-    positions   : (n,) non-negative integers (an integer dtype: bool and float are rejected);
+    positions   : (n,) non-negative integers, array-like (an integer dtype: bool and float are
+                  rejected, even 2.0);
                   row r of x sits at position positions[r]. Positions above 10**6 are outside
                   the contract.
     base        : a finite number > 0 (default 10000.0)
