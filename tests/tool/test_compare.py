@@ -500,9 +500,9 @@ def test_every_kata_has_a_battery_whose_error_cases_are_the_reference_errors(kat
     result = reference(**battery.map_inputs())
     outputs = [result] if battery.single else list(result)
     for panel in panels:
-        matrix = pick(outputs, panel)  # an output, or derived from them (e.g. exp(s - lse))
-        assert matrix is not None and matrix.ndim == 2
-        assert panel.blocked is None or np.all(matrix[panel.blocked] == 0)
+        matrix = pick(outputs, panel)  # an output, or the matrix the panel derives from them
+        assert matrix is not None and matrix.ndim == 2, panel.title
+        assert panel.blocked is None or np.all(matrix[panel.blocked] == 0), panel.title
 
 
 def _implementations(kind: str):

@@ -1,0 +1,455 @@
+"""The judge for katas/batched_attention.py: batched_multihead_attention(x, in_proj_weight,
+in_proj_bias, out_proj_weight, out_proj_bias, num_heads, key_padding_mask=None, causal=False).
+
+Layout: torch's nn.MultiheadAttention, batch first. x (B, n, E); out (B, n, E); weights
+(B, num_heads, n, n). key_padding_mask (B, n) with True = PADDING. Most draws make B, n,
+num_heads and d_head pairwise different (a batch axis confused with the head axis, or a scale by
+sqrt(E) instead of sqrt(d_head), changes the answer); about a quarter use coinciding sizes.
+Padding comes in the shapes real batches have: right padding, left padding (which, with causal,
+leaves the first queries with no key at all), random holes, and whole sequences of padding.
+
+Every bad input breaks exactly one rule, so a ValueError is the only right answer. Left open and
+never tested: an overflow that only a blocked score would see, and the wording of messages.
+"""
+
+import numpy as np
+from hypothesis import example, strategies as st
+
+from tests import oracle
+from tests import strategies as S
+from tests.judge import KataMismatch, check_array, check_close, check_that, expect_value_error, prop, show
+
+FUNCTION = "batched_multihead_attention"
+PARAMS = ("in_proj_weight", "in_proj_bias", "out_proj_weight", "out_proj_bias")
+ARRAYS = ("x",) + PARAMS
+
+
+def PROBE():
+    E = 2
+    return dict(
+        x=np.array([[[1.0, 0.0], [0.5, 2.0]]]), in_proj_weight=np.eye(3 * E, E), in_proj_bias=np.zeros(3 * E),
+        out_proj_weight=np.eye(E), out_proj_bias=np.zeros(E), num_heads=1,
+        key_padding_mask=None, causal=False,
+    )
+
+
+# -- Oracle (torch, float64) ------------------------------------------------------------------
+
+
+@oracle.memoised
+def torch_mha(x, in_proj_weight, in_proj_bias, out_proj_weight, out_proj_bias, key_padding_mask, *, num_heads, causal):
+    """(out, weights) from nn.MultiheadAttention (batch_first, per-head weights) on rows that have
+    an allowed key; from SDPA with an explicit boolean mask on rows that have none (all-zero
+    weights there, so the row is out_proj_bias: nn.MultiheadAttention itself returns NaN)."""
+    t = oracle.torch()
+    X = oracle.tensor(x)
+    B, n, E = X.shape
+    module = t.nn.MultiheadAttention(E, num_heads, batch_first=True, dtype=t.float64)
+    with t.no_grad():
+        module.in_proj_weight.copy_(oracle.tensor(in_proj_weight))
+        module.in_proj_bias.copy_(oracle.tensor(in_proj_bias))
+        module.out_proj.weight.copy_(oracle.tensor(out_proj_weight))
+        module.out_proj.bias.copy_(oracle.tensor(out_proj_bias))
+    module.eval()
+    pad = None if key_padding_mask is None else t.from_numpy(np.asarray(key_padding_mask, dtype=bool))
+    blocked = t.ones(n, n, dtype=t.bool).triu(1) if causal else None
+    with t.no_grad():
+        out, weights = module(X, X, X, key_padding_mask=pad, attn_mask=blocked,
+                              need_weights=True, average_attn_weights=False)
+        allowed = t.ones(B, 1, n, n, dtype=t.bool)
+        if pad is not None:
+            allowed = allowed & ~pad[:, None, None, :]
+        if causal:
+            allowed = allowed & t.ones(n, n, dtype=t.bool).tril()
+        q, k, v = (X @ oracle.tensor(in_proj_weight).T + oracle.tensor(in_proj_bias)).chunk(3, dim=-1)
+        split = lambda a: a.view(B, n, num_heads, -1).transpose(1, 2)  # noqa: E731  (B, h, n, d)
+        heads = t.nn.functional.scaled_dot_product_attention(split(q), split(k), split(v), attn_mask=allowed)
+        sdpa_out = heads.transpose(1, 2).reshape(B, n, E) @ oracle.tensor(out_proj_weight).T + oracle.tensor(out_proj_bias)
+        empty = ~allowed.any(dim=-1)  # (B, 1, n): the query has no allowed key
+        out = t.where(empty[:, 0, :, None], sdpa_out, out)
+        weights = t.where(empty[..., None], t.zeros_like(weights), weights)
+    return out.numpy(), weights.numpy()
+
+
+def expected(case, **overrides):
+    c = {**case, **overrides}
+    return torch_mha(*(c[a] for a in ARRAYS), c["key_padding_mask"], num_heads=c["num_heads"], causal=c["causal"])
+
+
+# -- Strategies --------------------------------------------------------------------------------
+
+#: (B, n, num_heads, d_head): pairwise different, or the coinciding sizes real code meets.
+DISTINCT = S.distinct_dims(4, 1, 4)
+SAME = st.tuples(S.dims(1, 3), S.dims(1, 3))
+SHAPE_KINDS = st.sampled_from(["distinct"] * 3 + ["coinciding"])
+PADDINGS = st.sampled_from(["none", "right", "left", "holes", "a sequence of padding"])
+BOOLS = st.booleans()
+X_SCALES = st.sampled_from([1.0, 0.3, 3.0])
+
+
+def padding(rng, B: int, n: int, kind: str):
+    """A (B, n) bool mask, True = padding, of the given kind (None for "none")."""
+    if kind == "none":
+        return None
+    lengths = rng.integers(1, n + 1, size=B)
+    cols = np.arange(n)
+    if kind == "right":
+        return cols[None, :] >= lengths[:, None]
+    if kind == "left":
+        return cols[None, :] < (n - lengths)[:, None]
+    pad = rng.random((B, n)) < 0.4
+    if kind == "holes":
+        pad[np.arange(B), rng.integers(0, n, size=B)] = False  # every sequence keeps a token
+    else:
+        pad[int(rng.integers(0, B))] = True  # one sequence is all padding
+    return pad
+
+
+def build(B, n, h, d_head, x_scale, pad_kind, causal, seed) -> dict:
+    E = h * d_head
+    rng = S.rng_for(seed)
+    return dict(
+        x=S.normal(rng, (B, n, E), x_scale),
+        in_proj_weight=S.normal(rng, (3 * E, E)),
+        in_proj_bias=S.normal(rng, 3 * E, 0.3),
+        out_proj_weight=S.normal(rng, (E, E)),
+        out_proj_bias=S.normal(rng, E),
+        num_heads=h,
+        key_padding_mask=padding(rng, B, n, pad_kind),
+        causal=causal,
+    )
+
+
+@st.composite
+def problems(draw, pad_kind=None, causal=None, min_n=1, batch=None):
+    """The keyword arguments of a valid call."""
+    if draw(SHAPE_KINDS) == "distinct":
+        B, n, h, d_head = draw(DISTINCT)
+    else:
+        B, n = draw(SAME)
+        h, d_head = n, n
+    n = max(n, min_n)
+    B = batch or B
+    return build(B, n, h, d_head, draw(X_SCALES), pad_kind or draw(PADDINGS),
+                 draw(BOOLS) if causal is None else causal, draw(S.SEEDS))
+
+
+def allowed_of(case) -> np.ndarray:
+    """(B, n, n) bool: query i of sequence b may attend key j."""
+    B, n, _ = np.shape(case["x"])
+    allowed = np.ones((B, n, n), dtype=bool)
+    if case["key_padding_mask"] is not None:
+        allowed &= ~np.asarray(case["key_padding_mask"])[:, None, :]
+    if case["causal"]:
+        allowed &= np.tril(np.ones((n, n), dtype=bool))
+    return allowed
+
+
+def about(case) -> str:
+    B, n, E = np.shape(case["x"])
+    h = case["num_heads"]
+    pad = case["key_padding_mask"]
+    pad_text = "no padding" if pad is None else f"key_padding_mask (True = padding) {np.asarray(pad).astype(int).tolist()}"
+    return f"(B={B}, n={n}, E={E}, num_heads={h}, d_head={E // h}, causal={case['causal']}, {pad_text})"
+
+
+def fresh(case):
+    return {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in case.items()}
+
+
+def run(kata, case):
+    """Call the candidate: (out (B, n, E), weights (B, num_heads, n, n)), float64, no NaN or inf."""
+    result = kata(**fresh(case))
+    B, n, E = np.shape(case["x"])
+    if not isinstance(result, tuple) or len(result) != 2:
+        raise KataMismatch(f"{FUNCTION}() should return a tuple (out, weights), got {type(result).__name__}")
+    out = check_array(result[0], "out", (B, n, E))
+    weights = check_array(result[1], "weights (per head, not averaged)", (B, case["num_heads"], n, n))
+    for what, a in (("weights", weights), ("out", out)):
+        bad = np.argwhere(~np.isfinite(a))
+        if bad.size:
+            index = tuple(int(i) for i in bad[0])
+            raise KataMismatch(
+                f"{what}{list(index)} is {a[index]}, but NaN or inf is never a right answer here.\n"
+                f"  A query with no allowed key (all padding, or left padding with causal) gets "
+                f"all-zero weights and out row = out_proj_bias, not the 0/0 of a softmax over "
+                f"nothing {about(case)}."
+            )
+    return out, weights
+
+
+HINT = (
+    "Q, K, V = x W_qᵀ + b_q, ... with [W_q; W_k; W_v] = in_proj_weight (rows); head h owns "
+    "columns [h*d_head, (h+1)*d_head); scale 1/sqrt(d_head); key_padding_mask True = PADDING "
+    "(blocked); with causal, query i sees keys j <= i; out = concat(heads) out_proj_weightᵀ + out_proj_bias"
+)
+
+
+def compare(got, want, case, against: str):
+    out, weights = got
+    check_close(weights, want[1], "weights", f"{HINT}.\n  {about(case)}\n  Expected: {against}.")
+    check_close(out, want[0], "out", f"{HINT}.\n  {about(case)}\n  Expected: {against}.")
+
+
+# -- Properties of a correct answer -------------------------------------------------------------
+
+_EXAMPLE = build(2, 3, 2, 1, 1.0, "none", False, 7)
+
+
+@prop(case=problems())
+@example(case={**_EXAMPLE, "key_padding_mask": np.array([[False, False, True], [True, False, False]]), "causal": True})
+@example(case=_EXAMPLE)
+def test_matches_torch_nn_multihead_attention(kata, case):
+    """Matches torch's nn.MultiheadAttention (batch_first, per-head weights) with padding and causal, and SDPA's zero rows where a query has no key"""
+    compare(run(kata, case), expected(case), case,
+            "nn.MultiheadAttention with these weights; SDPA (all-zero weights) for a query with no allowed key")
+
+
+@prop(case=problems(pad_kind="none"))
+def test_an_all_false_padding_mask_is_no_padding(kata, case):
+    """A key_padding_mask of all False (nothing is padding) gives the same answer as None: True means padding"""
+    B, n, _ = case["x"].shape
+    none = run(kata, case)
+    nothing = run(kata, dict(case, key_padding_mask=np.zeros((B, n), dtype=bool)))
+    why = ("key_padding_mask uses nn.MultiheadAttention's convention: True = PADDING (blocked). All False "
+           f"blocks nothing, so it must equal key_padding_mask=None {about(case)}.")
+    check_close(nothing[1], none[1], "weights with an all-False key_padding_mask", why)
+    check_close(nothing[0], none[0], "out with an all-False key_padding_mask", why)
+
+
+@prop(case=problems(), seed=S.SEEDS)
+def test_permuting_the_batch_permutes_the_results(kata, case, seed):
+    """Reordering the sequences of the batch (with their padding rows) reorders out and weights: batch items are independent"""
+    B = case["x"].shape[0]
+    order = S.rng_for(seed).permutation(B)
+    if B >= 2 and np.array_equal(order, np.arange(B)):
+        order = order[::-1]
+    out, weights = run(kata, case)
+    pad = case["key_padding_mask"]
+    moved = run(kata, dict(case, x=case["x"][order], key_padding_mask=None if pad is None else pad[order]))
+    why = f"Sequence b of the batch must only see itself; batch order {order.tolist()} must only reorder the results {about(case)}."
+    check_close(moved[1], weights[order], "weights with the batch reordered", why)
+    check_close(moved[0], out[order], "out with the batch reordered", why)
+
+
+@prop(case=problems(pad_kind="right", min_n=2))
+def test_a_right_padded_sequence_matches_the_same_sequence_alone(kata, case):
+    """A right-padded sequence gives, on its real tokens, what the same tokens give alone and unpadded"""
+    out, weights = run(kata, case)
+    pad = case["key_padding_mask"]
+    for b in range(case["x"].shape[0]):
+        length = int((~pad[b]).sum())
+        alone = dict(case, x=case["x"][b : b + 1, :length], key_padding_mask=None)
+        out1, weights1 = run(kata, alone)
+        why = (f"Sequence {b} has {length} real tokens then padding; on those tokens it must match "
+               f"the {length} tokens alone, without padding {about(case)}.")
+        check_close(weights[b, :, :length, :length], weights1[0], f"weights[{b}, :, :{length}, :{length}]", why)
+        check_close(out[b, :length], out1[0], f"out[{b}, :{length}]", why)
+
+
+@st.composite
+def padding_changed(draw):
+    """A call with padding somewhere, and x with every padded position replaced by huge values (~1e9)."""
+    case = draw(problems(pad_kind=draw(st.sampled_from(["right", "left", "holes"])), min_n=2))
+    pad = case["key_padding_mask"]
+    rng = S.rng_for(draw(S.SEEDS))
+    if not pad.any():
+        pad[0, -1] = True
+    changed = case["x"].copy()
+    changed[pad] = S.normal(rng, changed[pad].shape, 1e9)
+    return {"call": case, "x with padded positions changed": changed}
+
+
+@prop(case=padding_changed())
+def test_padded_positions_cannot_change_any_real_token(kata, case):
+    """Changing x at padded positions, even to ~1e9, changes no row of a real (non-padded) token"""
+    case, changed = case["call"], case["x with padded positions changed"]
+    real = ~case["key_padding_mask"]  # (B, n)
+    out, weights = run(kata, case)
+    out2, weights2 = run(kata, dict(case, x=changed))
+    why = ("Padded keys are blocked for every query (True = padding), so what sits at a padded position "
+           "cannot reach a real token's row. -1e9 instead of -inf leaks once a blocked score passes 1e9 "
+           f"{about(case)}.")
+    w, w2 = weights.transpose(0, 2, 1, 3)[real], weights2.transpose(0, 2, 1, 3)[real]  # (tokens, h, n)
+    check_close(w2, w, "the weights of the real tokens after changing the padding", why)
+    check_close(out2[real], out[real], "out at the real tokens after changing the padding", why)
+
+
+@prop(case=problems(causal=True, pad_kind=None))
+def test_padding_and_causal_combine_and_a_query_with_no_key_outputs_the_bias(kata, case):
+    """Blocked weights (future or padding) are exactly 0, other rows sum to 1, and a query with no allowed key has zero weights and out = out_proj_bias"""
+    out, weights = run(kata, case)
+    allowed = allowed_of(case)[:, None]  # (B, 1, n, n)
+    leak = np.argwhere(~allowed & (weights != 0))
+    if leak.size:
+        b, h, i, j = (int(a) for a in leak[0])
+        check_that(False, (
+            f"weights[{b}, {h}, {i}, {j}] must be exactly 0: key {j} of sequence {b} is "
+            f"{'padding' if case['key_padding_mask'] is not None and case['key_padding_mask'][b, j] else 'in the future of query ' + str(i)}"
+            f", got {weights[b, h, i, j]!r}. Set blocked scores to -inf {about(case)}."))
+    has_key = allowed.any(axis=-1)  # (B, 1, n)
+    sums = weights.sum(axis=-1)  # (B, h, n)
+    check_close(sums, np.broadcast_to(has_key, sums.shape).astype(float), "the row sums of weights",
+                f"A query with an allowed key has weights summing to 1; one with none has all-zero weights {about(case)}.")
+    empty = ~has_key[:, 0]  # (B, n)
+    if empty.any():
+        rows = np.argwhere(empty)[:3].tolist()
+        check_close(out[empty], np.broadcast_to(case["out_proj_bias"], out[empty].shape),
+                    f"out at the queries (sequence, position) {rows} that have no allowed key",
+                    f"Their weights are all 0, so every head outputs 0 and out = 0 · out_proj_weightᵀ + "
+                    f"out_proj_bias (torch SDPA's convention) {about(case)}.")
+
+
+FORM_NAMES = ("float64", "float32", "int", "list")
+
+
+@prop(case=problems(), forms=st.tuples(*(st.sampled_from(FORM_NAMES) for _ in ARRAYS)))
+def test_accepts_array_likes_returns_float64_and_leaves_inputs_alone(kata, case, forms):
+    """Accepts lists, integer and float32 arrays; returns float64; never writes into its inputs"""
+    given, values = {}, {}
+    for name, form in zip(ARRAYS, forms):
+        given[name], values[name] = S.as_form(case[name], form)
+    got = run(kata, dict(case, **given))  # the kata fixture fails any call that writes into an input
+    shown = ", ".join(f"{a} as {f}" for a, f in zip(ARRAYS, forms))
+    compare(got, expected(case, **values), dict(case, **values), f"torch, with {shown}")
+
+
+# -- Contract violations -> ValueError ----------------------------------------------------------
+# Each bad call breaks exactly one rule.
+
+
+@prop(case=problems(), how=st.sampled_from(["2-D (n, E)", "4-D", "B = 0", "n = 0", "E = 0"]))
+def test_rejects_x_not_3d_or_empty(kata, case, how):
+    """x that is not 3-D (B, n, E), or has B, n or E equal to 0, raises ValueError"""
+    x = case["x"]
+    B, n, E = x.shape
+    bad = dict(case, key_padding_mask=None)
+    if how == "2-D (n, E)":
+        bad["x"] = x[0].copy()
+    elif how == "4-D":
+        bad["x"] = x[None].copy()
+    elif how == "E = 0":
+        bad.update(x=np.zeros((B, n, 0)), in_proj_weight=np.zeros((0, 0)), in_proj_bias=np.zeros(0),
+                   out_proj_weight=np.zeros((0, 0)), out_proj_bias=np.zeros(0))
+    else:
+        bad["x"] = np.zeros((0, n, E)) if how == "B = 0" else np.zeros((B, 0, E))
+    expect_value_error(lambda: kata(**bad), f"x has shape {np.shape(bad['x'])} ({how})")
+
+
+@st.composite
+def bad_num_heads(draw):
+    case = draw(problems())
+    E = case["x"].shape[2]
+    how = draw(st.sampled_from(["bool", "float", "zero", "negative", "does not divide E"]))
+    if how == "bool":
+        case = build(case["x"].shape[0], case["x"].shape[1], 1, E, 1.0, "none", case["causal"], draw(S.SEEDS))
+        case["num_heads"] = True
+    elif how == "float":
+        case["num_heads"] = float(case["num_heads"])
+    elif how == "zero":
+        case["num_heads"] = 0
+    elif how == "negative":
+        case["num_heads"] = -case["num_heads"]
+    else:
+        case = build(case["x"].shape[0], case["x"].shape[1], 1, draw(st.sampled_from([3, 5])), 1.0, "none",
+                     case["causal"], draw(S.SEEDS))
+        case["num_heads"] = 2 if case["x"].shape[2] == 3 else draw(st.sampled_from([2, 3, 4]))
+    return case, how
+
+
+@prop(bad=bad_num_heads())
+def test_rejects_a_num_heads_that_is_not_a_positive_int_dividing_e(kata, bad):
+    """num_heads that is a bool, a float (2.0), 0, negative, or does not divide E raises ValueError"""
+    case, how = bad
+    expect_value_error(
+        lambda: kata(**fresh(case)),
+        f"num_heads = {case['num_heads']!r} ({how}) with E = {case['x'].shape[2]}"
+        + (" (bool is a subclass of int: check for it explicitly)" if how == "bool" else ""),
+    )
+
+
+@st.composite
+def a_parameter_of_the_wrong_shape(draw):
+    case = draw(problems())
+    E = case["x"].shape[2]
+    rng = S.rng_for(draw(S.SEEDS))
+    shapes = {
+        "in_proj_weight": [(E, E), (3 * E, E + 1), (E, 3 * E), (3 * E + 1, E)],
+        "in_proj_bias": [(E,), (3 * E, 1), (1, 3 * E), (3 * E + 1,)],
+        "out_proj_weight": [(E, E + 1), (E + 1, E), (3 * E, E)],
+        "out_proj_bias": [(E + 1,), (1, E), (E, 1), (3 * E,)],
+    }
+    name = draw(st.sampled_from(PARAMS))
+    options = [s for s in shapes[name] if s != np.shape(case[name])]
+    shape = options[draw(st.integers(0, len(options) - 1))]
+    case[name] = S.normal(rng, shape)
+    return case, name
+
+
+@prop(bad=a_parameter_of_the_wrong_shape())
+def test_rejects_a_parameter_of_the_wrong_shape(kata, bad):
+    """in_proj_weight not (3E, E), in_proj_bias not (3E,), out_proj_weight not (E, E) or out_proj_bias not (E,) raises ValueError, even if it would broadcast"""
+    case, name = bad
+    expect_value_error(lambda: kata(**fresh(case)),
+                       f"{name} has shape {case[name].shape}, but E = {case['x'].shape[2]}")
+
+
+@prop(case=problems(pad_kind="holes"))
+def test_rejects_a_padding_mask_not_bool_or_not_of_shape_b_by_n(kata, case):
+    """A key_padding_mask of 0/1 integers or floats, or of a shape other than (B, n), raises ValueError, even if it would broadcast"""
+    pad = case["key_padding_mask"]
+    B, n = pad.shape
+    bad = {
+        "0/1 integers": pad.astype(np.int64),
+        "floats": pad.astype(np.float64),
+        "(n,), shared by the batch": pad[0].copy(),
+        "(B, n + 1)": np.hstack([pad, np.zeros((B, 1), dtype=bool)]),
+        "(1, n)": pad[:1].copy(),
+        "(B, n, n)": np.repeat(pad[:, None, :], n, axis=1),
+        "(n, B), transposed": pad.T.copy(),
+    }
+    for how, mask in bad.items():
+        if mask.dtype == np.bool_ and mask.shape == (B, n):
+            continue  # B = 1 or B = n: this form is not wrong here
+        expect_value_error(
+            lambda: kata(**fresh(dict(case, key_padding_mask=mask))),
+            f"key_padding_mask is {how}: dtype {mask.dtype}, shape {mask.shape}, not bool (B, n) = ({B}, {n})",
+        )
+
+
+@prop(case=problems(), name=st.sampled_from(ARRAYS), value=S.non_finite_values(), seed=S.SEEDS)
+def test_rejects_nan_or_inf_in_any_input(kata, case, name, value, seed):
+    """NaN or inf in x or any parameter raises ValueError (even at a padded position)"""
+    a = case[name].copy()
+    index = tuple(int(S.rng_for(seed).integers(0, s)) for s in a.shape)
+    a[index] = value
+    expect_value_error(lambda: kata(**fresh(dict(case, **{name: a}))), f"{name}[{index}] is {value}")
+
+
+@st.composite
+def an_overflow(draw):
+    """Finite inputs, no padding, and one overflow: a projection of x, an allowed score, or out."""
+    case = draw(problems(pad_kind="none"))
+    B, n, E = case["x"].shape
+    how = draw(st.sampled_from(["a projection", "a score", "out"]))
+    b, p = draw(st.integers(0, B - 1)), draw(st.integers(0, n - 1))
+    if how == "a projection":
+        case["x"][b, p] = 1e155 * np.where(case["x"][b, p] >= 0, 1.0, -1.0)
+        case["in_proj_weight"][2 * E] = 1e155 * np.where(case["x"][b, p] >= 0, 1.0, -1.0)
+    elif how == "a score":  # query p and key p of the first head point the same huge way
+        case["x"][b, p, 0] = 1e150
+        case["in_proj_weight"][0] = case["in_proj_weight"][E] = 0.0
+        case["in_proj_weight"][0, 0] = case["in_proj_weight"][E, 0] = 1e5
+    else:  # V stays finite, but one column of out_proj_weight is so large that out overflows
+        case["out_proj_weight"][:, :] = 1.7e308 * np.where(case["out_proj_weight"] >= 0, 1.0, -1.0)
+        case["in_proj_bias"][2 * E:] = 10.0 * np.where(case["out_proj_weight"][0] >= 0, 1.0, -1.0)
+        case["in_proj_weight"][2 * E:] = 0.0
+    return case, how
+
+
+@prop(bad=an_overflow())
+def test_rejects_an_overflowing_projection_score_or_out(kata, bad):
+    """Finite inputs whose projection, allowed score or out overflows to inf raise ValueError instead of returning NaN or inf"""
+    case, how = bad
+    expect_value_error(lambda: kata(**fresh(case)),
+                       f"{how} overflows to inf although every input is finite {about(case)}")
