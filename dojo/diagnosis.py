@@ -31,8 +31,30 @@ ROOT = Path(__file__).resolve().parent.parent
 WRONG = ROOT / "tests" / "meta" / "wrong"
 RTOL = 1e-9
 ATOL = 1e-12
-#: Each call of a catalogue file gets this long (one of them hangs on purpose).
+#: Each call gets at most this long (one catalogue file hangs on purpose), and the whole
+#: diagnosis at most BUDGET seconds: past it, nothing is said rather than a verdict delayed.
 CALL_SECONDS = 0.5
+BUDGET = 1.5
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+class _Clock:
+    def __init__(self, budget: float, call: float):
+        import time
+
+        self.end = time.monotonic() + budget
+        self.call = call
+
+    def run(self, fn, kwargs: dict) -> Outcome:
+        import time
+
+        left = self.end - time.monotonic()
+        if left <= 0:
+            raise _OutOfTime
+        return behaviour(fn, kwargs, min(self.call, left))
 
 
 @dataclass(frozen=True)
@@ -143,52 +165,50 @@ def probes(kata: str) -> tuple[list[dict], list[dict]]:
 
 
 def diagnose(kata: str, function: str, candidate, failing: list[dict], folder: Path = WRONG,
-             budget: float = 2.0) -> Diagnosis | None:
+             budget: float = BUDGET, call: float = CALL_SECONDS) -> Diagnosis | None:
     """The known bug ``candidate`` behaves like, or None.
 
     A catalogue file is named only if it does what the candidate does on every input tried:
     ``failing`` (the calls of the input the candidate failed on) and every case of the kata's
-    battery, valid and bad alike. An answer with two bugs therefore gets no diagnosis, and a
-    right answer never gets one."""
-    import time
-
-    known = catalogue(kata, folder)
+    battery, valid and bad alike, and its bug shows on them. An answer with two bugs therefore
+    gets no diagnosis, and a right answer never gets one."""
     valid, bad = probes(kata)
     inputs = [*failing, *valid, *bad]  # the failing calls first: they tell most bugs apart at once
-    if not known or not inputs:
+    clock = _Clock(budget, call)
+    try:
+        mine = [clock.run(candidate, kw) for kw in inputs]
+    except _OutOfTime:
         return None
-    mine = [behaviour(candidate, kw) for kw in inputs]
-    return match(kata, function, inputs, mine, folder, budget)
+    return match(kata, function, inputs, mine, folder, clock)
 
 
 def match(kata: str, function: str, inputs: list[dict], mine: list[Outcome], folder: Path = WRONG,
-          budget: float = 2.0) -> Diagnosis | None:
-    """The catalogue files that do on every one of ``inputs`` what the candidate did (``mine``)."""
-    import time
-
-    start = time.monotonic()
+          clock: _Clock | None = None) -> Diagnosis | None:
+    """The catalogue files that do on every one of ``inputs`` what the candidate did (``mine``)
+    and whose bug shows on them (they differ from the reference somewhere)."""
+    clock = clock or _Clock(BUDGET, CALL_SECONDS)
     if not inputs or any(o.status not in ("returned", "raised") for o in mine):
         return None  # a hang or a crash is reported as such; no catalogue entry explains it better
     try:
         reference = load_kata(ROOT / "solutions" / f"{kata}.py", function)
+        correct = [clock.run(reference, kw) for kw in inputs]
+        chosen = []
+        for entry in catalogue(kata, folder):
+            if not entry.shows_in_values:
+                continue
+            try:
+                fn = load_kata(entry.path, function)
+            except (KataProblem, KataTimeout):
+                continue
+            theirs: list[Outcome] = []
+            if all(same_behaviour(_remember(theirs, clock.run(fn, kw)), o) for kw, o in zip(inputs, mine)) and not all(
+                same_behaviour(a, b) for a, b in zip(theirs, correct)
+            ):  # it does what you did, and its bug shows on these inputs
+                chosen.append(entry)
+    except _OutOfTime:
+        return None  # a verdict must not wait for this: say nothing rather than guess
     except (KataProblem, KataTimeout):
         return None
-    correct = [behaviour(reference, kw) for kw in inputs]
-    chosen = []
-    for entry in catalogue(kata, folder):
-        if not entry.shows_in_values:
-            continue
-        if time.monotonic() - start > budget:
-            return None  # a verdict must not wait for this: say nothing rather than guess
-        try:
-            fn = load_kata(entry.path, function)
-        except (KataProblem, KataTimeout):
-            continue
-        theirs: list[Outcome] = []
-        if all(same_behaviour(_remember(theirs, behaviour(fn, kw)), o) for kw, o in zip(inputs, mine)) and not all(
-            same_behaviour(a, b) for a, b in zip(theirs, correct)
-        ):  # it does what you did, and its bug shows on these inputs
-            chosen.append(entry)
     if not chosen:
         return None
     descriptions = list(dict.fromkeys(e.description for e in chosen))

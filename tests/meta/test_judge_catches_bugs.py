@@ -29,7 +29,8 @@ def test_every_realistic_bug_is_caught(case):
     if isinstance(caught[0].error, KataTimeout):
         return  # a hang is reported as a hang, never diagnosed
     function = registry.get(kata).function
-    found = diagnose(kata, function, load_kata(path, function), caught[0].calls)
+    # generous limits: a busy machine must not turn a slow call into a missing diagnosis
+    found = diagnose(kata, function, load_kata(path, function), caught[0].calls, budget=60, call=1)
     entry = next(k for k in catalogue(kata) if k.stem == path.stem)
     if not entry.shows_in_values:  # caught another way (e.g. memory): values cannot name it
         assert found is None, f"{kata}/{path.name} is diagnosed although values cannot show its bug: {found}"
@@ -52,7 +53,7 @@ def test_every_correct_variant_passes(case):
     failed = [f"{o.property}: {type(o.error).__name__}: {o.error}" for o in outcomes if o.error]
     assert not failed, f"the judge rejected a correct {kata} ({described(path)}):\n" + "\n".join(failed)
     function = registry.get(kata).function
-    found = diagnose(kata, function, load_kata(path, function), [])
+    found = diagnose(kata, function, load_kata(path, function), [], budget=60, call=1)
     assert found is None, f"a correct {kata} ({path.name}) is diagnosed as a known bug: {found}"
 
 
