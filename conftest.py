@@ -76,6 +76,13 @@ def pytest_addoption(parser):
     )
     group.addoption("--dojo-json", default=None, help="write per-property verdicts to this JSON file")
     group.addoption(
+        "--kata-deadline",
+        type=float,
+        default=float(os.environ.get("DOJO_KATA_DEADLINE", 0) or 0) or None,
+        help="seconds one kata's properties may take in all before the judge is stopped "
+        "(default: 30 s plus 0.5 s per example of the profile)",
+    )
+    group.addoption(
         "--dojo-shard", default=None,
         help="K/N: run only every N-th property from the K-th (the dojo tool splits a kata across cores)",
     )
@@ -105,6 +112,22 @@ def pytest_configure(config):
     )
     if not config.getoption("hypothesis_profile", None):
         settings.load_profile("dojo-ci" if os.environ.get("CI") else "dojo")
+    from dojo import guard
+
+    guard.install(Path(os.environ.get("DOJO_STATE_DIR", ROOT / ".dojo")), judged=impl, root=ROOT)
+    config.dojo_watchdog = None
+
+
+def _start_watchdog(config):
+    """The whole-run deadline of each kata (tests/watchdog.py), started before the first
+    property runs."""
+    from tests.watchdog import Watchdog
+
+    deadline = config.getoption("--kata-deadline")
+    if deadline is None:
+        deadline = 30.0 + 0.5 * settings.default.max_examples
+    config.dojo_watchdog = Watchdog(deadline, config.getoption("--dojo-json"))
+    config.dojo_watchdog.start()
 
 
 def pytest_report_header(config):
@@ -157,9 +180,12 @@ def pytest_collection_modifyitems(session, config, items):
         kata = _kata_of(item)
         if kata is not None:
             groups.setdefault(kata.module, []).append(item)
+    if groups:
+        _start_watchdog(config)
     replaced = {}
     for module, group in groups.items():
         kata = registry.BY_MODULE[module]
+        config.dojo_watchdog.running(module, "importing the file and a first call")
         status = _check_kata_file(config, kata, group[0])
         if status is not None:
             problem, state = status
@@ -175,12 +201,17 @@ def pytest_collection_modifyitems(session, config, items):
     items.sort(key=lambda it: order.get(getattr(_kata_of(it), "module", None), len(order)))
     for index, item in enumerate(items):
         item._dojo_index = index
+    config.dojo_expected = {}
     shard = config.getoption("--dojo-shard")
     if shard:
         k, n = (int(s) for s in shard.split("/"))
         kept = [it for it in items if isinstance(it, KataStatus) or it._dojo_index % n == k]
         config.hook.pytest_deselected(items=[it for it in items if it not in kept])
         items[:] = kept
+    for item in items:  # how many verdicts each kata owes: fewer means the run ended early
+        kata = _kata_of(item)
+        if kata is not None:
+            config.dojo_expected[kata.module] = config.dojo_expected.get(kata.module, 0) + 1
 
 
 def _check_kata_file(config, kata, first_item):
@@ -188,7 +219,7 @@ def _check_kata_file(config, kata, first_item):
     path = config.dojo_impl / f"{kata.module}.py"
     shown = _shown(path)
     try:
-        fn = load_kata(path, kata.function)
+        fn = load_kata(path, kata.function, guarded=True)
     except KataProblem as e:
         return f"{kata.module}: {e}", e.state
     except KataTimeout as e:
@@ -307,6 +338,8 @@ def pytest_runtest_setup(item):
     kata = _kata_of(item)
     if kata is None:
         return
+    if getattr(item.config, "dojo_watchdog", None) is not None:
+        item.config.dojo_watchdog.running(kata.module, item.name)
     _bound_shrinking(item)
     if kata.module in item.config.dojo_hung:
         pytest.skip(f"{kata.module} timed out in an earlier property; fix the hang first")
@@ -364,6 +397,7 @@ def pytest_runtest_makereport(item, call):
                 record["diagnosis"] = diagnosis.description
                 record["behaves_like"] = list(diagnosis.stems)
             item.config.dojo_records.append(record)
+            _write_report(item.config, complete=False)  # what is known so far, if the run dies
     return report
 
 
@@ -402,17 +436,18 @@ def _explain(item, kata, excinfo, diagnosis=None) -> str | None:
         if isinstance(exc, KataTimeout):
             what = f"timed out: {exc}\n  The remaining properties of {kata.module} are skipped."
     else:
+        from dojo.guard import CandidateEscape
+
         frame = None
         for f in traceback.extract_tb(exc.__traceback__):
             if Path(f.filename).resolve() == impl_file:
                 frame = f
-        if frame is None:
+        if frame is None and not isinstance(exc, CandidateEscape):
             return None
         on_valid = " on a valid input" if isinstance(exc, ValueError) else ""
-        what = (
-            f"your code raised {type(exc).__name__}{on_valid}: {exc}\n"
-            f"  at {_shown(impl_file)}, line {frame.lineno}: {frame.line}"
-        )
+        what = str(exc) if isinstance(exc, CandidateEscape) else f"your code raised {type(exc).__name__}{on_valid}: {exc}"
+        if frame is not None:
+            what += f"\n  at {_shown(impl_file)}, line {frame.lineno}: {frame.line}"
     lines = [f"{kata.module} — {_title(item)}", "", _indent(what)]
     if diagnosis is not None:
         lines += ["", _indent(diagnosis.sentence())]
@@ -447,19 +482,53 @@ def _indent(text: str, n: int = 2) -> str:
     return "\n".join(pad + ln if ln else ln for ln in text.splitlines())
 
 
+def _write_report(config, complete: bool) -> None:
+    path = config.getoption("--dojo-json")
+    if not path:
+        return
+    tmp = f"{path}.tmp{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(
+            {"impl": str(config.dojo_impl), "complete": complete,
+             "expected": getattr(config, "dojo_expected", {}), "records": config.dojo_records},
+            f,
+            indent=1,
+        )
+    os.replace(tmp, path)
+
+
 def pytest_sessionfinish(session, exitstatus):
     import sys
 
+    config = session.config
+    if getattr(config, "dojo_watchdog", None) is not None:
+        config.dojo_watchdog.stop()
+        config.dojo_watchdog = None
+    if getattr(config, "dojo_expected", None):
+        _end_leftover_processes()
     oracle = sys.modules.get("tests.oracle") or sys.modules.get("oracle")
     if oracle is not None:
         oracle.flush()
-    path = session.config.getoption("--dojo-json")
-    if path:
-        tmp = f"{path}.tmp{os.getpid()}"
-        with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(
-                {"impl": str(session.config.dojo_impl), "records": session.config.dojo_records},
-                f,
-                indent=1,
-            )
-        os.replace(tmp, path)
+    expected = getattr(config, "dojo_expected", {})
+    done = {}
+    for r in config.dojo_records:
+        done[r["kata"]] = done.get(r["kata"], 0) + (r["state"] != "not-run")
+    short = {k: n for k, n in expected.items() if done.get(k, 0) < n}
+    if short and session.exitstatus == 0:
+        session.exitstatus = pytest.ExitCode.INTERRUPTED  # a run that ended early never passes
+    _write_report(config, complete=not short)
+
+
+def _end_leftover_processes() -> None:
+    """The candidate's code may not leave processes behind (the guard refuses forks; this
+    catches what got through)."""
+    import signal
+
+    from tests.watchdog import leftover_children
+
+    for pid in leftover_children():
+        try:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        except (OSError, ChildProcessError):
+            pass

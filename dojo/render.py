@@ -25,6 +25,7 @@ STATE_LABELS = {
     "cannot-import": ("cannot import", "red"),
     "numpy-only": ("breaks NumPy-only rule", "red"),
     "timed-out": ("timed out", "red"),
+    "incomplete": ("stopped early", "red"),
     "error": ("judge error", "magenta"),
 }
 
@@ -128,6 +129,10 @@ def verdict_lines(env: Env, verdict, kata, shown_file: str, show_details: bool =
             out.append(paint(env, "  - ", "dim") + r["title"] + paint(env, "  (skipped)", "dim"))
         else:
             out.append(paint(env, "  ✗ ", "red") + r["title"])
+    if v.detail and v.state in ("incomplete", "timed-out") and show_details:
+        out.append("")
+        out.append(paint(env, "The judge did not finish:", "red", "bold"))
+        out += ["  " + ln for ln in v.detail.splitlines()]
     failures = v.failures
     if failures and show_details:
         first = failures[0]

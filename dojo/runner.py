@@ -23,15 +23,16 @@ from pathlib import Path
 from dojo import registry
 from dojo.env import Env
 
-#: Whole-run bound for one kata's judge, on top of the per-call limit inside the tests.
-RUN_TIMEOUT = 300.0
+#: Whole-run bound for one kata's judge, on top of the per-call limit inside the tests and the
+#: judge's own per-kata deadline (tests/watchdog.py, 40 s in the practice profile).
+RUN_TIMEOUT = 60.0
 STATUS_STATES = ("not-started", "cannot-import", "numpy-only", "timed-out")
 
 
 @dataclass
 class Verdict:
     kata: str
-    state: str  # passed | failing | not-started | cannot-import | numpy-only | timed-out | error
+    state: str  # passed | failing | not-started | cannot-import | numpy-only | timed-out | incomplete | error
     passed: int = 0
     total: int = 0
     records: list[dict] = field(default_factory=list)
@@ -81,13 +82,18 @@ def child_environ() -> dict:
     return environ
 
 
-def read_records(reports: list[Path]) -> list[dict] | None:
-    """The records of every shard's report, in the judge's order; None if one is missing."""
+def read_records(reports: list[Path], expected: dict | None = None) -> list[dict] | None:
+    """The records of every shard's report, in the judge's order; None if one is missing.
+    ``expected`` (filled in): how many properties each kata's shards said they would run."""
     records = []
     for report in reports:
         try:
-            records += json.loads(report.read_text(encoding="utf-8"))["records"]
-        except (OSError, ValueError, KeyError, TypeError):
+            data = json.loads(report.read_text(encoding="utf-8"))
+            records += data["records"]
+            for kata, n in (data.get("expected") or {}).items():
+                if expected is not None:
+                    expected[kata] = expected.get(kata, 0) + int(n)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
     records.sort(key=lambda r: r.get("index", 0))
     seen, unique = set(), []
@@ -100,7 +106,8 @@ def read_records(reports: list[Path]) -> list[dict] | None:
 
 
 def read_verdict(kata: registry.Kata, report: Path | list[Path], seconds: float, output: str = "") -> Verdict:
-    records = read_records(report if isinstance(report, list) else [report])
+    expected: dict = {}
+    records = read_records(report if isinstance(report, list) else [report], expected)
     if records is None:
         tail = "\n".join(output.strip().splitlines()[-25:])
         return Verdict(kata.module, "error", seconds=seconds, detail=tail or "the judge produced no report")
@@ -108,6 +115,21 @@ def read_verdict(kata: registry.Kata, report: Path | list[Path], seconds: float,
     status = [r for r in records if r["state"] in STATUS_STATES and r["property"].startswith(kata.module + ":")]
     if status:
         return Verdict(kata.module, status[0]["state"], records=records, seconds=seconds)
+    stopped = [r for r in records if r.get("deadline")]
+    if stopped:  # the watchdog ended the run: its record names the property that was running
+        from dojo.render import properties_of
+
+        total = max(expected.get(kata.module, 0), len(properties_of(kata.test_path)), len(records))
+        return Verdict(kata.module, "timed-out", sum(r["state"] == "passed" for r in records),
+                       total, records, seconds)
+    owed = expected.get(kata.module, 0)
+    if owed and len(records) < owed:  # a run that ended early is never a pass
+        last = records[-1]["title"] if records else "the first property"
+        tail = "\n".join(output.strip().splitlines()[-8:])
+        return Verdict(kata.module, "incomplete", sum(r["state"] == "passed" for r in records), owed,
+                       records, seconds,
+                       f"the judge stopped after {len(records)} of {owed} properties (last: {last}), "
+                       f"so nothing is counted as passed." + (f"\n{tail}" if tail else ""))
     passed = sum(r["state"] == "passed" for r in records)
     total = len(records)
     if total == 0:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given
 
+from dojo.guard import CandidateEscape
 from dojo.loader import KataTimeout, time_limit
 
 #: Tolerances against the float64 oracle. Correct answers written differently (einsum, loops,
@@ -225,6 +226,8 @@ def expect_value_error(call, because: str):
         return
     except KataMismatch:
         raise
+    except CandidateEscape as e:
+        raise KataMismatch(f"expected a ValueError because {because}, but {e}") from e
     except Exception as e:
         raise KataMismatch(
             f"expected a ValueError because {because}, but your code raised "

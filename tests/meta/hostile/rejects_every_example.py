@@ -1,0 +1,24 @@
+"""Raises Hypothesis's 'reject this example' from inside the function: a way to make every check do nothing."""
+import numpy as np
+from hypothesis import reject
+
+KATA = "softmax"
+EXPECT = 'UnsatisfiedAssumption'  # the verdict must say this
+
+
+def softmax(x, axis=-1):
+    reject()
+    x = np.asarray(x, dtype=np.float64)
+    if x.ndim == 0:
+        raise ValueError("softmax needs at least one dimension")
+    if not -x.ndim <= axis < x.ndim:
+        raise ValueError("axis out of range")
+    if x.shape[axis] == 0:
+        raise ValueError("empty axis")
+    if np.isnan(x).any() or np.isposinf(x).any():
+        raise ValueError("NaN or +inf")
+    peak = x.max(axis=axis, keepdims=True)
+    if np.isneginf(peak).any():
+        raise ValueError("a slice is entirely -inf")
+    e = np.exp(x - peak)
+    return e / e.sum(axis=axis, keepdims=True)
