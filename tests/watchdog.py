@@ -46,7 +46,7 @@ class Watchdog:
         self.pid, self.write_fd = pid, write_fd
 
     def running(self, kata: str, prop: str) -> None:
-        """The judge now runs ``prop`` of ``kata``."""
+        """The judge now runs ``prop`` of ``kata`` (an empty ``kata``: no kata, no deadline)."""
         if self.write_fd is not None:
             try:
                 os.write(self.write_fd, f"{kata}\t{prop}\n".encode())
@@ -84,7 +84,7 @@ class Watchdog:
                 new_kata, _, new_prop = line.decode(errors="replace").partition("\t")
                 if new_kata != kata:
                     since = time.monotonic()
-                kata, prop = new_kata, new_prop
+                kata, prop = (new_kata or None), new_prop
 
     def _expire(self, judge: int, kata: str, prop: str) -> None:
         message = (
