@@ -23,7 +23,7 @@ from dojo.render import (
     contract, docstring_of, duration, paint, properties_of, signature_of, status_text, table,
     verdict_lines,
 )
-from dojo.state import CannotWrite, Store, atomic_write_bytes
+from dojo.state import CannotWrite, Store, atomic_write_bytes, check_oracle_cache
 from dojo.stubs import stub_source
 
 
@@ -158,6 +158,7 @@ def cmd_check(env: Env, args) -> int:
 
     store = Store(env)
     store.load()
+    check_oracle_cache(env)
     all_ok = True
     n = len(registry.KATAS)
     for i, k in enumerate(registry.KATAS, 1):
@@ -176,6 +177,7 @@ def cmd_test(env: Env, args) -> int:
 
     kata = kata_arg(args.kata)
     path = env.kata_file(kata)
+    check_oracle_cache(env)
     verdict = judge(env, kata, path.parent)
     store = Store(env)
     record_verdict(store, kata, verdict, env)
@@ -346,6 +348,7 @@ def cmd_restore(env: Env, args) -> int:
     env.say(f"Restored {shown(env, path)} from {shown(env, chosen)}")
     from dojo.runner import judge
 
+    check_oracle_cache(env)
     verdict = judge(env, kata, path.parent)
     record_verdict(store, kata, verdict, env)
     env.say(f"Judged it again for your progress: {status_text(env, verdict.summary())}.")

@@ -50,7 +50,7 @@ from dojo.render import (
     verdict_lines,
 )
 from dojo.state import (
-    CannotWrite, Store, atomic_write_bytes, atomic_write_text, read_error, read_text, reason, set_aside, where,
+    CannotWrite, Store, atomic_write_bytes, check_oracle_cache, atomic_write_text, read_error, read_text, reason, set_aside, where,
 )
 from dojo.stubs import stub_source
 
@@ -366,6 +366,7 @@ def cmd_interview(env: Env, args) -> int:
         }
     if args.answer is not None and len(session["queue"]) - session["index"] != 1:
         raise UsageError("--answer FILE answers one problem: name one kata.")
+    check_oracle_cache(env)
     judge = WarmJudge(env)  # the expensive imports happen before any clock starts
     keys = None if args.answer is not None else Keys(env.stdin)
     try:

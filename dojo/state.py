@@ -30,15 +30,14 @@ class CannotWrite(OSError):
 
 
 def where(path: Path, env: Env | None = None) -> str:
-    """``path`` as a person finds it: ``.dojo/state.json`` inside the state folder, else as given."""
+    """``path`` as a person finds it: relative to the repository (``.dojo/state.json``,
+    ``katas/softmax.py``) when it is inside, else in full."""
     path = Path(path)
     if env is not None:
-        for base, label in ((env.state_dir, ".dojo"), (env.root, None)):
-            try:
-                rel = path.relative_to(base)
-            except ValueError:
-                continue
-            return str(Path(label) / rel) if label else str(rel)
+        try:
+            return str(path.relative_to(env.root))
+        except ValueError:
+            pass
     return str(path)
 
 
@@ -274,3 +273,28 @@ class Store:
         if not folder.is_dir():
             return []
         return sorted(folder.glob("*.py"), key=lambda p: (p.stat().st_mtime_ns, p.name))
+
+
+def check_oracle_cache(env: Env) -> bool:
+    """Can the judge memoise torch's answers in ``<state>/cache``? When that folder cannot be
+    written (a full disk, a read-only repository) the judge is told not to try
+    (``DOJO_ORACLE_CACHE=0``, inherited by its process), so it still gives its verdict, only
+    slower; said once. False when the cache is off."""
+    if os.environ.get("CI") or os.environ.get("DOJO_ORACLE_CACHE", "1") == "0":
+        return False
+    probe = env.state_dir / "cache" / ".write-probe"
+    existed = probe.parent.is_dir()
+    try:
+        atomic_write_bytes(probe, b"ok\n", env)
+        probe.unlink()
+    except (CannotWrite, OSError) as e:
+        if not existed:  # leave nothing behind, not even the empty folder
+            try:
+                probe.parent.rmdir()
+            except OSError:
+                pass
+        os.environ["DOJO_ORACLE_CACHE"] = "0"
+        why = e.strerror if isinstance(e, CannotWrite) else f"cannot write {where(probe.parent, env)}: {reason(e)}"
+        env.warn_once(f"dojo: {why}; the judge asks torch afresh this time (slower).")
+        return False
+    return True
