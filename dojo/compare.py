@@ -764,7 +764,7 @@ def compare(env: Env, args, kata, keep: bool = False):
         for ln in fit(text, width):
             env.say(paint(env, ln, *styles))
 
-    env.say(paint(env, f"dojo compare {kata.module}", "bold") + f" — {kata.title}")
+    say(f"dojo compare {kata.module} — {kata.title}", "bold")
     env.say(f"  yours:     {your_name}")
     env.say(f"  reference: {ref_name}")
     report = {"kata": kata.module, "file": str(path), "reference": str(ref_path),
