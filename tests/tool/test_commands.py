@@ -172,3 +172,16 @@ def test_restore_refuses_when_every_backup_is_the_stub(sandbox):
     r = sandbox.run("restore", "softmax")
     assert r.code == 2 and "every backup of softmax is the untouched stub" in r.err
     assert sandbox.kata("softmax").read_text() == "# mine\n"
+
+
+# -- the README ------------------------------------------------------------------------------------
+
+
+def test_the_readme_gives_a_cpu_only_install_to_copy():
+    readme = (REPO / "README.md").read_text()
+    block = re.search(r"<!-- cpu-only -->\s*```sh\n(.+?)\n```", readme, re.S).group(1).splitlines()
+    assert block[0].endswith("pip install torch --index-url https://download.pytorch.org/whl/cpu")
+    assert block[0].startswith("python3 -m venv .venv && . .venv/bin/activate && ")
+    assert block[1] == "pip install -e . && pytest --impl solutions"
+    intro = readme[readme.index("### CPU-only variant"):readme.index("<!-- cpu-only -->")]
+    assert "5.5 GB" in intro and "190 MB" in intro  # what it saves
