@@ -15,8 +15,10 @@ from __future__ import annotations
 import json
 import os
 import random
+import select
 import shutil
 import subprocess
+import sys
 
 import pytest
 
@@ -284,3 +286,31 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary_file(tmp_path, monk
         atomic_write_bytes(target, b"new")
     assert target.read_text() == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["state.json"]
+
+
+def test_a_writer_killed_half_way_leaves_no_temporary_file(tmp_path):
+    """``kill -9`` in the middle of a write (here: while it flushes) leaves the old file and nothing else."""
+    target = tmp_path / "softmax.py"
+    target.write_text("# my work\n")
+    child = subprocess.Popen(
+        [sys.executable, "-c",
+         "import os, sys, time\n"
+         "from pathlib import Path\n"
+         "from dojo import state\n"
+         "def stuck(fd):\n"
+         "    print('writing', flush=True)\n"
+         "    time.sleep(600)\n"
+         "os.fsync = stuck\n"
+         "state.atomic_write_bytes(Path(sys.argv[1]), b'the stub\\n' * 1000)\n",
+         str(target)],
+        stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    try:
+        ready, _, _ = select.select([child.stdout], [], [], 60)
+        assert ready and child.stdout.readline() == "writing\n"
+        child.kill()
+        child.wait(timeout=30)
+    finally:
+        child.kill()
+    assert [p.name for p in tmp_path.iterdir()] == ["softmax.py"]
+    assert target.read_text() == "# my work\n"
