@@ -1,8 +1,8 @@
 """``dojo``: the practice loop. Each command is one small function taking (env, args).
 
 Exit codes (``Exit``): 0 passed / done, 1 a kata failed (or answers disagree), 2 usage error
-(bad flag, unknown kata, refused), 3 internal error (a bug in the tool; please report it),
-130 interrupted.
+(bad flag, unknown kata, refused, a file that cannot be written: a full disk, a read-only
+folder), 3 internal error (a bug in the tool; please report it), 130 interrupted.
 """
 
 from __future__ import annotations
@@ -272,6 +272,15 @@ def confirm(env: Env, question: str) -> bool:
     return answer in ("y", "yes")
 
 
+def backup_first(env: Env, store: Store, path: Path, kata: registry.Kata) -> Path | None:
+    """Back ``path`` up before it is replaced; when that cannot be done, nothing is replaced."""
+    try:
+        return store.backup(path, kata.module)
+    except CannotWrite as e:
+        raise CannotWrite(e.errno, f"{e.strerror}. {shown(env, path)} is left as it was: "
+                                   "it is never replaced without a backup.") from None
+
+
 def cmd_reset(env: Env, args) -> int:
     kata = kata_arg(args.kata)
     path = env.kata_file(kata)
@@ -283,11 +292,7 @@ def cmd_reset(env: Env, args) -> int:
         env.say("Left as it was.")
         return Exit.OK
     store = Store(env)
-    try:
-        saved = store.backup(path, kata.module)
-    except CannotWrite as e:
-        raise CannotWrite(e.errno, f"{e.strerror}. {shown(env, path)} is left as it was: "
-                                   "it is never replaced without a backup.") from None
+    saved = backup_first(env, store, path, kata)
     if saved:
         env.say(f"Backed up your file to {shown(env, saved)}")
     atomic_write_bytes(path, stub.encode("utf-8"), env)
@@ -342,7 +347,7 @@ def cmd_restore(env: Env, args) -> int:
         env.say(f"{shown(env, path)} already matches the backup {shown(env, chosen)}.")
         return Exit.OK
     if current is not None and current != stub and all(b.read_bytes() != current for b in backups):
-        saved = store.backup(path, kata.module)
+        saved = backup_first(env, store, path, kata)
         env.say(f"Backed up the file being replaced to {shown(env, saved)}")
     atomic_write_bytes(path, content, env)
     env.say(f"Restored {shown(env, path)} from {shown(env, chosen)}")

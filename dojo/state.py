@@ -16,6 +16,7 @@ tool carries on from an empty state.
 from __future__ import annotations
 
 import json
+import math
 import os
 import time
 from pathlib import Path
@@ -200,6 +201,9 @@ def state_problem(data) -> str | None:
             return f"katas.{module}.verdict counts are not counts"
         if not isinstance(verdict.get("first_failure"), (str, type(None))):
             return f"katas.{module}.verdict.first_failure is not text"
+        at = verdict.get("at", 0)
+        if isinstance(at, bool) or not isinstance(at, (int, float)) or not math.isfinite(at):
+            return f"katas.{module}.verdict.at is not a time"
     return None
 
 
