@@ -28,12 +28,18 @@ def finite(value) -> float | None:
 
 def read(env: Env) -> list[dict]:
     """Every record; a file that is not JSON lines of objects (or cannot be read) is set aside."""
+    return _read(env)[0]
+
+
+def _read(env: Env) -> tuple[list[dict], bool]:
+    """(records, whether history.jsonl may be rewritten): False while an unreadable file that
+    could not be moved aside is still in its place, which a rewrite would destroy."""
     path = history_path(env)
     records = []
     try:
         text = read_text(path)
         if text is None:
-            return []
+            return [], True
         for n, line in enumerate(text.splitlines(), 1):
             if not line.strip():
                 continue
@@ -42,23 +48,25 @@ def read(env: Env) -> list[dict]:
                 raise ValueError(f"line {n} is not an attempt record")
             records.append(rec)
     except (ValueError, OSError) as e:
-        set_aside(path, env, read_error(e))
-        return []
-    return records
+        return [], set_aside(path, env, read_error(e)) is not None
+    return records, True
 
 
 def append(env: Env, record: dict) -> Path | None:
-    """Add ``record`` to history.jsonl. When that file cannot be written, the record goes to a side
-    file instead (in the state folder, else the system's temporary folder) and a warning names
-    it; that path is returned. None: the record is in history.jsonl."""
-    records = read(env)
+    """Add ``record`` to history.jsonl. When that file cannot be written (or holds something
+    unreadable that could not be moved aside), the record goes to a side file instead (in the
+    state folder, else the system's temporary folder) and a warning names it; that path is
+    returned. None: the record is in history.jsonl."""
+    records, rewritable = _read(env)
     records.append(record)
     line = json.dumps(record, sort_keys=True) + "\n"
-    try:
-        atomic_write_text(history_path(env), "".join(json.dumps(r, sort_keys=True) + "\n" for r in records), env)
-        return None
-    except CannotWrite as e:
-        problem = e.strerror
+    problem = f"{where(history_path(env), env)} cannot be read, so it is not rewritten"
+    if rewritable:
+        try:
+            atomic_write_text(history_path(env), "".join(json.dumps(r, sort_keys=True) + "\n" for r in records), env)
+            return None
+        except CannotWrite as e:
+            problem = e.strerror
     name = f"history-unsaved-{record.get('id') or 'record'}.jsonl"
     for folder in (env.state_dir, Path(tempfile.gettempdir())):
         side = folder / name

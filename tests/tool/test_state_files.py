@@ -233,23 +233,33 @@ def test_a_read_only_repository_still_gives_the_verdict_and_never_loses_the_file
 
 
 @needs_namespaces
-def test_a_record_that_cannot_go_into_history_goes_to_a_side_file_and_the_interview_closes(sandbox, solution):
+@pytest.mark.parametrize("what", ["an empty file", "a folder"])
+def test_a_record_that_cannot_go_into_history_goes_to_a_side_file_and_the_interview_closes(
+    sandbox, solution, what
+):
     sandbox.state.mkdir()
     history = sandbox.state / "history.jsonl"
-    history.write_text("")
-    # history.jsonl as a read-only mount point: readable, but it can be neither replaced nor moved
+    if what == "a folder":  # unreadable, and cannot be moved aside: it must not be overwritten either
+        history.mkdir()
+        (history / "keep.txt").write_text("mine\n")
+    else:  # readable, but cannot be replaced
+        history.write_text("")
+    # history.jsonl as a read-only mount point: it can be neither replaced nor moved
     pinned = f'mount --bind "{history}" "{history}" && mount -o remount,bind,ro "{history}"'
     r, left = run_in_namespace(sandbox, pinned, "interview", "softmax", "--answer", str(solution("softmax")),
                                "--at", "60")
     assert r.code == 0, r.out + r.err
     assert "Interview over" in r.out
-    assert f"cannot write {history}" in r.err
+    assert str(history) in r.err and "internal error" not in r.err
     (side,) = [name for name in left if name.startswith("history-unsaved-")]
     assert f"saved in {sandbox.state / side}" in r.err
     (record,) = [json.loads(line) for line in (sandbox.state / side).read_text().splitlines()]
     assert (record["kata"], record["outcome"], record["used_s"]) == ("softmax", "passed", 60.0)
     assert "interview.json" not in left  # the interview is closed, not left open
-    assert history.read_text() == ""
+    if what == "a folder":
+        assert (history / "keep.txt").read_text() == "mine\n"
+    else:
+        assert history.read_text() == ""
 
 
 # -- temporary files -----------------------------------------------------------------------------
