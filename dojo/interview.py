@@ -46,11 +46,12 @@ from dojo import history, registry
 from dojo.cli import Exit, Keys, UsageError, kata_arg, number, shown
 from dojo.env import Env
 from dojo.render import (
-    STATE_LABELS, pass_count, contract, docstring_of, duration, paint, properties_of, signature_of, table,
-    verdict_lines,
+    STATE_LABELS, contract, docstring_of, duration, paint, pass_count, properties_of, signature_of,
+    table, verdict_lines,
 )
 from dojo.state import (
-    CannotWrite, Store, atomic_write_bytes, check_oracle_cache, atomic_write_text, read_error, read_text, reason, set_aside, where,
+    CannotWrite, Store, atomic_write_bytes, atomic_write_text, check_oracle_cache, read_error,
+    read_text, reason, set_aside, where,
 )
 from dojo.stubs import stub_source
 
