@@ -501,11 +501,13 @@ def watch_loop(env, store, judge, keys, kata, debounce: float) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    names = ", ".join(k.module for k in registry.KATAS)
+    names = ", ".join(f"{i} {k.module}" for i, k in enumerate(registry.KATAS, 1))
     parser = argparse.ArgumentParser(
         prog="dojo",
         description="Practise writing attention in NumPy. With no command: your progress.",
-        epilog=f"Katas: {names}.  Exit codes: 0 ok/passed, 1 failed, 2 usage error, 3 internal error.",
+        epilog=f"Katas, by name or number: {names}.  `dojo help COMMAND` explains one command.  "
+               "Exit codes: 0 ok/passed, 1 failed, 2 usage error (or a file that cannot be written), "
+               "3 internal error, 130 interrupted.",
     )
     parser.add_argument("--version", action="version", version=f"dojo {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
