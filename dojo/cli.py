@@ -1,8 +1,8 @@
 """``dojo``: the practice loop. Each command is one small function taking (env, args).
 
 Exit codes (``Exit``): 0 passed / done, 1 a kata failed (or answers disagree), 2 usage error
-(bad flag, unknown kata, refused), 3 internal error (a bug in the tool; please report it),
-130 interrupted.
+(bad flag, unknown kata, refused, a file that cannot be written: a full disk, a read-only
+folder), 3 internal error (a bug in the tool; please report it), 130 interrupted.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import enum
 import hashlib
+import math
 import os
 import select
 import sys
@@ -22,7 +23,7 @@ from dojo.render import (
     contract, docstring_of, duration, paint, properties_of, signature_of, status_text, table,
     verdict_lines,
 )
-from dojo.state import Store, atomic_write_text
+from dojo.state import CannotWrite, Store, atomic_write_bytes, check_oracle_cache
 from dojo.stubs import stub_source
 
 
@@ -39,10 +40,35 @@ class UsageError(Exception):
 
 
 def kata_arg(name: str) -> registry.Kata:
+    """A kata by its name, or by its number in the progress table (``dojo test 2``)."""
+    if name.isdigit():
+        n = int(name)
+        if 1 <= n <= len(registry.KATAS):
+            return registry.KATAS[n - 1]
+        raise UsageError(f"no kata number {n}: the katas are numbered 1 to {len(registry.KATAS)} "
+                         f"({', '.join(f'{i} {k.module}' for i, k in enumerate(registry.KATAS, 1))}).")
     try:
         return registry.get(name)
     except registry.UnknownKata as e:
         raise UsageError(str(e)) from None
+
+
+def number(low: float, high: float, unit: str, low_open: bool = False):
+    """An argparse type: a finite number in [low, high] (or (low, high] with ``low_open``).
+
+    nan, inf, 1e308 and negative values are usage errors (exit 2) before anything is written."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number of {unit}") from None
+        below = value <= low if low_open else value < low
+        if not math.isfinite(value) or below or value > high:
+            lower = f"more than {low:g}" if low_open else f"at least {low:g}"
+            raise argparse.ArgumentTypeError(f"{text!r}: give a number of {unit}, {lower} and at most {high:g}")
+        return value
+    parse.__name__ = unit  # what argparse calls the type in its messages
+    return parse
 
 
 def shown(env: Env, path: Path) -> str:
@@ -87,8 +113,9 @@ def cmd_progress(env: Env, args) -> int:
         env.say(paint(env, "Every kata passes. ", "green", "bold") + "Try `dojo interview` against the clock.")
     else:
         state = (store.kata(nxt.module).get("verdict") or {}).get("state")
-        verb = "Continue" if state else "Start"
-        env.say(f"{verb} with {paint(env, nxt.module, 'bold')} ({nxt.title}):")
+        any_passed = any((store.kata(k.module).get("verdict") or {}).get("state") == "passed" for k in registry.KATAS)
+        verb = "Continue with" if state else ("Next:" if any_passed else "Start with")
+        env.say(f"{verb} {paint(env, nxt.module, 'bold')} ({nxt.title}):")
         env.say(f"  dojo show {nxt.module}      then edit {shown(env, env.kata_file(nxt))}")
         env.say(f"  dojo watch {nxt.module}     re-judges on every save")
     return Exit.OK
@@ -139,6 +166,7 @@ def cmd_check(env: Env, args) -> int:
 
     store = Store(env)
     store.load()
+    check_oracle_cache(env)
     all_ok = True
     n = len(registry.KATAS)
     for i, k in enumerate(registry.KATAS, 1):
@@ -157,6 +185,7 @@ def cmd_test(env: Env, args) -> int:
 
     kata = kata_arg(args.kata)
     path = env.kata_file(kata)
+    check_oracle_cache(env)
     verdict = judge(env, kata, path.parent)
     store = Store(env)
     record_verdict(store, kata, verdict, env)
@@ -216,8 +245,27 @@ def next_hint(env: Env, store: Store, kata: registry.Kata) -> None:
     env.say(paint(env, f"hint {used + 1} of {total}", "yellow", "bold") + f" ({kata.module}): {kata.hints[used]}")
 
 
+def current_kata(store: Store) -> registry.Kata | None:
+    """The kata you are on: the one judged most recently, unless it passed; else the next to do."""
+    judged = [(entry["verdict"].get("at") or 0, k) for k in registry.KATAS
+              if isinstance((entry := store.kata(k.module)).get("verdict"), dict)]
+    judged = [(at, k) for at, k in judged if isinstance(at, (int, float))]
+    if judged:
+        _, latest = max(judged, key=lambda pair: pair[0])
+        if store.kata(latest.module)["verdict"].get("state") != "passed":
+            return latest
+    return next_kata(store)
+
+
 def cmd_hint(env: Env, args) -> int:
-    next_hint(env, Store(env), kata_arg(args.kata))
+    store = Store(env)
+    if args.kata:
+        kata = kata_arg(args.kata)
+    else:
+        kata = current_kata(store)
+        if kata is None:
+            raise UsageError("every kata passes, so there is no current one: name one, e.g. `dojo hint 1`.")
+    next_hint(env, store, kata)
     return Exit.OK
 
 
@@ -232,6 +280,15 @@ def confirm(env: Env, question: str) -> bool:
     return answer in ("y", "yes")
 
 
+def backup_first(env: Env, store: Store, path: Path, kata: registry.Kata) -> Path | None:
+    """Back ``path`` up before it is replaced; when that cannot be done, nothing is replaced."""
+    try:
+        return store.backup(path, kata.module)
+    except CannotWrite as e:
+        raise CannotWrite(e.errno, f"{e.strerror}. {shown(env, path)} is left as it was: "
+                                   "it is never replaced without a backup.") from None
+
+
 def cmd_reset(env: Env, args) -> int:
     kata = kata_arg(args.kata)
     path = env.kata_file(kata)
@@ -243,15 +300,28 @@ def cmd_reset(env: Env, args) -> int:
         env.say("Left as it was.")
         return Exit.OK
     store = Store(env)
-    saved = store.backup(path, kata.module)
+    saved = backup_first(env, store, path, kata)
     if saved:
         env.say(f"Backed up your file to {shown(env, saved)}")
-    atomic_write_text(path, stub)
+    atomic_write_bytes(path, stub.encode("utf-8"), env)
     entry = store.kata(kata.module)
     entry.pop("verdict", None)
     store.save()
     env.say(f"{shown(env, path)} is the untouched stub again. `dojo restore {kata.module}` brings your version back.")
     return Exit.OK
+
+
+def backup_rows(env: Env, backups: list[Path], stub: bytes, current: bytes | None) -> list[list[str]]:
+    """One row per backup, newest first, numbered as ``--pick`` takes them."""
+    rows = []
+    for n, b in enumerate(reversed(backups), 1):
+        data = b.read_bytes()
+        what = "the untouched stub" if data == stub else "your work"
+        if data == current:
+            what += " (= the file now)"
+        when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(b.stat().st_mtime))
+        rows.append([str(n), shown(env, b), when, f"{len(data)} bytes", what])
+    return rows
 
 
 def cmd_restore(env: Env, args) -> int:
@@ -261,20 +331,40 @@ def cmd_restore(env: Env, args) -> int:
     backups = store.backups(kata.module)
     if not backups:
         raise UsageError(f"no backups of {kata.module} yet (they are made by `dojo reset`).")
-    latest = backups[-1]
-    content = latest.read_bytes()
-    if path.exists() and path.read_bytes() == content:
-        env.say(f"{shown(env, path)} already matches the latest backup {shown(env, latest)}.")
+    stub = stub_source(env.solution_file(kata), kata.function).encode("utf-8")
+    current = path.read_bytes() if path.exists() else None
+    newest_first = list(reversed(backups))
+    if args.list:
+        for line in table(backup_rows(env, backups, stub, current), ["#", "backup", "made", "size", "holds"]):
+            env.say(line)
+        env.say(f"`dojo restore {kata.module} --pick N` brings back number N.")
         return Exit.OK
-    saved = store.backup(path, kata.module)
-    if saved:
+    if args.pick is not None:
+        if not 1 <= args.pick <= len(backups):
+            raise UsageError(f"--pick {args.pick}: {kata.module} has backups 1 to {len(backups)} "
+                             f"(`dojo restore {kata.module} --list` shows them).")
+        chosen = newest_first[args.pick - 1]
+    else:
+        work = [b for b in newest_first if b.read_bytes() != stub]
+        if not work:
+            raise UsageError(f"every backup of {kata.module} is the untouched stub: none holds your work "
+                             f"(`dojo restore {kata.module} --list` shows them; --pick N takes one anyway).")
+        chosen = work[0]
+    content = chosen.read_bytes()
+    if current == content:
+        env.say(f"{shown(env, path)} already matches the backup {shown(env, chosen)}.")
+        return Exit.OK
+    if current is not None and current != stub and all(b.read_bytes() != current for b in backups):
+        saved = backup_first(env, store, path, kata)
         env.say(f"Backed up the file being replaced to {shown(env, saved)}")
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    tmp.write_bytes(content)
-    os.replace(tmp, path)
-    store.kata(kata.module).pop("verdict", None)
-    store.save()
-    env.say(f"Restored {shown(env, path)} from {shown(env, latest)}")
+    atomic_write_bytes(path, content, env)
+    env.say(f"Restored {shown(env, path)} from {shown(env, chosen)}")
+    from dojo.runner import judge
+
+    check_oracle_cache(env)
+    verdict = judge(env, kata, path.parent)
+    record_verdict(store, kata, verdict, env)
+    env.say(f"Judged it again for your progress: {status_text(env, verdict.summary())}.")
     return Exit.OK
 
 
@@ -426,34 +516,48 @@ def watch_loop(env, store, judge, keys, kata, debounce: float) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    names = ", ".join(k.module for k in registry.KATAS)
+    names = ", ".join(f"{i} {k.module}" for i, k in enumerate(registry.KATAS, 1))
     parser = argparse.ArgumentParser(
         prog="dojo",
         description="Practise writing attention in NumPy. With no command: your progress.",
-        epilog=f"Katas: {names}.  Exit codes: 0 ok/passed, 1 failed, 2 usage error, 3 internal error.",
+        epilog=f"Katas, by name or number: {names}.  `dojo help COMMAND` explains one command.  "
+               "Exit codes: 0 ok/passed, 1 failed, 2 usage error (or a file that cannot be written), "
+               "3 internal error, 130 interrupted.",
     )
+    parser.add_argument("--version", action="version", version=f"dojo {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.add_parser("list", help="the progress table").set_defaults(func=cmd_list)
     sub.add_parser("check", help="re-judge every kata and refresh the table").set_defaults(func=cmd_check)
     for name, func, help_ in (
         ("show", cmd_show, "the problem as a candidate gets it"),
         ("test", cmd_test, "judge your file and print the verdict"),
-        ("hint", cmd_hint, "the next hint"),
-        ("restore", cmd_restore, "bring back the latest backup (backing up what it replaces)"),
     ):
-        p = sub.add_parser(name, help=help_)
-        p.add_argument("kata")
+        p = sub.add_parser(name, help=help_, description=help_[0].upper() + help_[1:] + ".")
+        p.add_argument("kata", help=KATA_HELP)
         p.set_defaults(func=func)
+    p = sub.add_parser("hint", help="the next hint", description="The next hint, recorded in your progress.")
+    p.add_argument("kata", nargs="?", help=KATA_HELP + " (default: the kata you are on)")
+    p.set_defaults(func=cmd_hint)
+    p = sub.add_parser(
+        "restore", help="bring back a backup (the latest of your work; backs up what it replaces)",
+        description="Bring back a backup made by `dojo reset` or an earlier restore: by default the "
+                    "latest backup of your own work (a backup of the untouched stub is never chosen "
+                    "while one of your work exists). The file it replaces is backed up first.",
+    )
+    p.add_argument("kata", help=KATA_HELP)
+    p.add_argument("--list", action="store_true", help="list the backups, numbered, newest first")
+    p.add_argument("--pick", type=int, metavar="N", help="restore backup number N of --list")
+    p.set_defaults(func=cmd_restore)
     p = sub.add_parser("watch", help="re-judge on every save (keys: h hint, q quit)")
-    p.add_argument("kata", nargs="?")
+    p.add_argument("kata", nargs="?", help=KATA_HELP + " (default: the next one to do)")
     p.add_argument("--debounce", type=float, default=0.15, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_watch)
     p = sub.add_parser("reset", help="put the stub back (your file is backed up first)")
-    p.add_argument("kata")
+    p.add_argument("kata", help=KATA_HELP)
     p.add_argument("--yes", action="store_true", help="do not ask")
     p.set_defaults(func=cmd_reset)
     p = sub.add_parser("solution", help="the reference answer, once your kata passes")
-    p.add_argument("kata")
+    p.add_argument("kata", help=KATA_HELP)
     p.add_argument("--give-up", action="store_true", help="show it anyway (recorded in your progress)")
     p.set_defaults(func=cmd_solution)
     for extension in ("dojo.interview", "dojo.compare"):
@@ -464,14 +568,67 @@ def build_parser() -> argparse.ArgumentParser:
                 raise
             continue
         module.register(sub)
+    p = sub.add_parser("help", help="help on one command: dojo help interview")
+    p.add_argument("topic", nargs="?", metavar="COMMAND")
+    p.set_defaults(func=lambda env, args: cmd_help(env, args, parser, sub))
     return parser
+
+
+KATA_HELP = "a kata's name, or its number in the progress table (1 = the first)"
+
+
+def version() -> str:
+    """The installed package's version, else the one in pyproject.toml beside the package."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("attention-dojo")
+    except metadata.PackageNotFoundError:
+        import tomllib
+
+        try:
+            with open(registry.ROOT / "pyproject.toml", "rb") as f:
+                return tomllib.load(f)["project"]["version"]
+        except (OSError, KeyError, ValueError):
+            return "unknown"
+
+
+def subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices
+    return {}
+
+
+def parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """Parse ``argv``; a flag the command does not know is refused with that command's usage."""
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        own = subparsers(parser).get(getattr(args, "command", None) or "", parser)
+        own.error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
+def cmd_help(env: Env, args, parser: argparse.ArgumentParser, sub) -> int:
+    if not args.topic:
+        env.say(parser.format_help().rstrip())
+        return Exit.OK
+    commands = sub.choices
+    if args.topic not in commands:
+        import difflib
+
+        close = difflib.get_close_matches(args.topic, list(commands), n=1)
+        hint = f" Did you mean {close[0]!r}?" if close else ""
+        raise UsageError(f"no command called {args.topic!r}.{hint} Commands: {', '.join(commands)}.")
+    env.say(commands[args.topic].format_help().rstrip())
+    return Exit.OK
 
 
 def main(argv: list[str] | None = None, env: Env | None = None) -> int:
     env = env or Env.from_os()
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args = parse(parser, sys.argv[1:] if argv is None else argv)
     except SystemExit as e:
         return Exit.OK if e.code == 0 else Exit.USAGE
     func = getattr(args, "func", cmd_progress)
@@ -479,6 +636,9 @@ def main(argv: list[str] | None = None, env: Env | None = None) -> int:
         return int(func(env, args))
     except UsageError as e:
         env.warn(f"dojo: {e}")
+        return Exit.USAGE
+    except CannotWrite as e:  # a full disk, a read-only folder: not a bug, and nothing was lost
+        env.warn(f"dojo: {e.strerror}")
         return Exit.USAGE
     except KeyboardInterrupt:
         env.warn("\ninterrupted")

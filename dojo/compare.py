@@ -29,12 +29,13 @@ import difflib
 import json
 import math
 import os
+import sys
 from pathlib import Path
 
-from dojo.cli import Exit, UsageError, kata_arg, shown
+from dojo.cli import Exit, UsageError, kata_arg, number, shown
 from dojo.env import Env
 from dojo.render import paint, table
-from dojo.state import Store, atomic_write_text
+from dojo.state import Store, atomic_write_bytes, atomic_write_text
 
 RTOL = 1e-9
 ATOL = 1e-12
@@ -64,8 +65,9 @@ def register(subparsers) -> None:
     p.add_argument("--reveal", action="store_true",
                    help="show the code diff before the kata passes (recorded in your progress as a give-up)")
     p.add_argument("--png", metavar="PATH", help="also write the attention maps as a PNG image")
-    p.add_argument("--json", metavar="PATH", help="write the whole comparison as JSON")
-    p.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S",
+    p.add_argument("--json", metavar="PATH",
+                   help="write the whole comparison as JSON (`--json -`: to standard output, the report to standard error)")
+    p.add_argument("--timeout", type=number(0, 3600, "seconds", low_open=True), default=DEFAULT_TIMEOUT, metavar="S",
                    help=f"seconds one call into your code may take (default {DEFAULT_TIMEOUT:g})")
     p.add_argument("--no-speed", action="store_true", help="skip the speed section (and the torch import)")
     p.add_argument("--sizes", type=_sizes, default=None, help=argparse.SUPPRESS)  # tests: smaller timings
@@ -315,30 +317,78 @@ def outcome_json(outcome) -> dict:
     return data
 
 
-def agreement_section(env: Env, rows: list[dict], battery) -> list[str]:
+def agreement_section(env: Env, rows: list[dict], battery, width: int | None = None,
+                      summary: bool = True) -> list[str]:
+    """The table of cases, disagreeing first, fitted to ``width`` columns (None: one line a row).
+
+    A long result wraps under its own column; on a terminal too narrow even for that, each case
+    takes two lines: the case, then its result."""
     from dojo.batteries import KINDS
 
     ordered = [r for r in rows if not r["agree"]] + [r for r in rows if r["agree"]]
+    case_w = max([4] + [len(r["case"]) for r in ordered])
+    kind_w = max([4] + [len(r["kind"]) for r in ordered])
+    room = None if width is None else width - (1 + 2 + case_w + 2 + kind_w + 2)
     lines = []
-    cells = []
-    for r in ordered:
-        mark = paint(env, "✓", "green") if r["agree"] else paint(env, "✗", "red")
-        result = r["result"] if r["agree"] else paint(env, r["result"], "red")
-        cells.append([mark, r["case"], r["kind"], result])
-    lines += table(cells, ["", "case", "kind", "result"])
+
+    def mark(r) -> str:
+        return paint(env, "✓", "green") if r["agree"] else paint(env, "✗", "red")
+
+    def result(r, text: str) -> str:
+        return text if r["agree"] else paint(env, text, "red")
+
+    if room is not None and room < 30:
+        for r in ordered:
+            lines += fit(f"{r['case']} ({r['kind']})", width - 3, first=mark(r) + "  ", indent="   ")
+            lines += [result(r, ln) for ln in fit(r["result"], width - 5, first="     ", indent="     ")]
+    else:
+        cells = []
+        for r in ordered:
+            parts = fit(r["result"], room) if room else [r["result"]]
+            cells.append([mark(r), r["case"], r["kind"], result(r, parts[0])])
+            cells += [["", "", "", result(r, part)] for part in parts[1:]]
+        lines += table(cells, ["", "case", "kind", "result"])
+    if not summary:
+        lines.append("")
+        return lines
     lines.append("")
     bad = [r for r in rows if not r["agree"]]
     if not bad:
         counts = ", ".join(f"{sum(r['kind'] == k for r in rows)} {k}" for k in KINDS)
-        lines.append(paint(env, f"✓ Yours agrees with the reference on all {len(rows)} cases", "green", "bold")
-                     + f" ({counts}).")
+        text, style = f"✓ Yours agrees with the reference on all {len(rows)} cases ({counts}).", "green"
     else:
         kinds = ", ".join(
             f"{n} {k}" for k in KINDS if (n := sum(r["kind"] == k for r in bad))
         )
-        lines.append(paint(env, f"✗ Yours disagrees with the reference on {len(bad)} of {len(rows)} cases", "red", "bold")
-                     + f" ({kinds}).")
+        text, style = f"✗ Yours disagrees with the reference on {len(bad)} of {len(rows)} cases ({kinds}).", "red"
+    lines += [paint(env, ln, style, "bold") for ln in fit(text, width)]
     return lines
+
+
+def fit_width(env: Env) -> int | None:
+    """The width to fit: $COLUMNS when set, else the terminal written to (shutil's rules); None
+    when the output is a pipe or a file, which get one line a row (for grep)."""
+    import shutil
+
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    try:
+        if env.stdout.isatty():
+            return os.get_terminal_size(env.stdout.fileno()).columns
+    except (AttributeError, OSError, ValueError):
+        return None
+    return None if not sys.stdout.isatty() else shutil.get_terminal_size().columns
+
+
+def fit(text: str, width: int | None, first: str = "", indent: str = "") -> list[str]:
+    """``text`` wrapped at word boundaries to ``width`` columns (one line when width is None)."""
+    import textwrap
+
+    if width is None:
+        return [first + text]
+    return textwrap.wrap(text, width=max(20, width), initial_indent=first, subsequent_indent=indent,
+                         break_on_hyphens=False) or [first]
 
 
 # -- attention maps -------------------------------------------------------------------------
@@ -662,11 +712,12 @@ def speed_notes(result: dict, sizes) -> list[tuple[str, str]]:
     return notes
 
 
-def speed_section(env: Env, speed: dict) -> list[str]:
+def speed_section(env: Env, speed: dict, width: int | None = None) -> list[str]:
     small, big = speed["sizes"]
     th = speed["threads"]
     torch_threads = f", torch {th['torch']}" if "torch" in th else ""
-    lines = [f"float64, {speed['what']}; n = {small} and {big}. Threads: {th['numpy']} ({th['source']}){torch_threads}."]
+    lines = fit(f"float64, {speed['what']}; n = {small} and {big}. Threads: {th['numpy']} ({th['source']}){torch_threads}.",
+                width)
     cells = []
     for name in ("reference", "yours", "torch"):
         row = speed["rows"][name]
@@ -692,7 +743,7 @@ def speed_section(env: Env, speed: dict) -> list[str]:
                            "time grows like", "memory grows like"])
     lines.append("")
     for colour, sentence in speed["notes"]:
-        lines.append(paint(env, sentence, colour))
+        lines += [paint(env, ln, colour) for ln in fit(sentence, width)]
     return lines
 
 
@@ -728,7 +779,7 @@ def diff_lines(env: Env, diff: list[str]) -> list[str]:
 
 
 def _writable(raw: str | None, flag: str) -> Path | None:
-    if not raw:
+    if not raw or raw == "-":
         return None
     path = Path(raw)
     if path.is_dir():
@@ -754,8 +805,27 @@ def _matrix(a):
 
 def cmd_compare(env: Env, args) -> int:
     kata = kata_arg(args.kata)
-    if not args.timeout > 0:
-        raise UsageError(f"--timeout must be a positive number of seconds, got {args.timeout:g}")
+    if args.json == "-" and args.png == "-":
+        raise UsageError("--png - and --json - cannot both go to standard output; give --png a file name.")
+    if args.png == "-":
+        raise UsageError("--png -: give a file name (a PNG is not for the terminal).")
+    if args.json != "-":
+        return compare(env, args, kata)
+    # --json -: standard output carries the JSON alone (for a pipe into jq); the report goes to stderr
+    out = env.stdout
+    env.stdout = env.stderr
+    try:
+        code, report = compare(env, args, kata, keep=True)
+    finally:
+        env.stdout = out
+    out.write(json.dumps(_json_safe(report), indent=1) + "\n")
+    out.flush()
+    return code
+
+
+def compare(env: Env, args, kata, keep: bool = False):
+    """The comparison itself: its exit code (and with ``keep`` the report, for ``--json -``)."""
+    width = fit_width(env)
     if args.file:
         path = Path(args.file)
         if not path.is_file():
@@ -779,9 +849,14 @@ def cmd_compare(env: Env, args) -> int:
 
     def heading(text: str) -> None:
         env.say()
-        env.say(paint(env, text, "bold"))
+        say(text, "bold")
 
-    env.say(paint(env, f"dojo compare {kata.module}", "bold") + f" — {kata.title}")
+    def say(text: str, *styles: str) -> None:
+        """One sentence, wrapped to the terminal's width, each line painted."""
+        for ln in fit(text, width):
+            env.say(paint(env, ln, *styles))
+
+    say(f"dojo compare {kata.module} — {kata.title}", "bold")
     env.say(f"  yours:     {your_name}")
     env.say(f"  reference: {ref_name}")
     report = {"kata": kata.module, "file": str(path), "reference": str(ref_path),
@@ -800,12 +875,9 @@ def cmd_compare(env: Env, args) -> int:
             broken = f"{your_name} {label}"
             rows = [{"case": "(every case)", "kind": "—", "agree": False, "result": f"{broken}: {problem.message}",
                      "diffs": {}, "reference": {}, "yours": outcome_json(problem)}]
-            for ln in table([[paint(env, "✗", "red"), "(every case)", "—", paint(env, f"{label}: {problem.message}", "red")]],
-                            ["", "case", "kind", "result"]):
+            for ln in agreement_section(env, rows, battery, width, summary=False):
                 env.say(ln)
-            env.say()
-            env.say(paint(env, f"✗ {broken}; nothing to compare.", "red", "bold")
-                    + f" `dojo test {kata.module}` says more.")
+            say(f"✗ {broken}; nothing to compare. `dojo test {kata.module}` says more.", "red", "bold")
         else:
             outcomes: list = []
             rows = run_battery(battery, ref_fn, yours, args.timeout, path.name, outcomes)
@@ -814,10 +886,9 @@ def cmd_compare(env: Env, args) -> int:
                 broken = f"{kata.function}() still raises NotImplementedError"
                 rows = [{"case": "(every case)", "kind": "—", "agree": False,
                          "result": f"not started: {broken}", "diffs": {}, "reference": {}, "yours": rows[0]["yours"]}]
-                env.say(paint(env, f"✗ Not started: {broken}.", "red", "bold")
-                        + f" Write it in {your_name}, then compare again.")
+                say(f"✗ Not started: {broken}. Write it in {your_name}, then compare again.", "red", "bold")
             else:
-                for ln in agreement_section(env, rows, battery):
+                for ln in agreement_section(env, rows, battery, width):
                     env.say(ln)
                 if not all(r["agree"] for r in rows):
                     from dojo.diagnosis import match
@@ -835,10 +906,10 @@ def cmd_compare(env: Env, args) -> int:
         hung = sum(r["yours"].get("status") == "timeout" for r in rows)
         no_map = broken or (f"yours timed out on {hung} cases, so the example is not run" if hung >= MAX_TIMEOUTS else None)
         maps, notes = build_maps(battery, ref_fn, yours, args.timeout, path.name, no_map)
-        for ln in terminal_lines(maps, env.color):
+        for ln in terminal_lines(maps, env.color, width=width):
             env.say(ln)
         for sentence in notes:
-            env.say(paint(env, sentence, "yellow" if "agree" not in sentence else "green"))
+            say(sentence, "yellow" if "agree" not in sentence else "green")
         report["maps"] = [
             {"title": m.title, "reference": _matrix(m.reference), "yours": _matrix(m.yours),
              "differ": None if m.differ is None else m.differ.tolist(), "note": m.note}
@@ -846,7 +917,7 @@ def cmd_compare(env: Env, args) -> int:
         ]
         report["map_notes"] = notes
         if png_path:
-            png_path.write_bytes(render_png(maps))
+            atomic_write_bytes(png_path, render_png(maps), env)
             env.say(f"Wrote the maps to {shown(env, png_path)}")
 
         # 3. speed
@@ -861,12 +932,12 @@ def cmd_compare(env: Env, args) -> int:
         else:
             reason = None
         if reason:
-            env.say(reason)
+            say(reason)
             report["speed"] = {"skipped": reason}
         else:
             env.say(paint(env, "timing (this imports torch, a couple of seconds)…", "dim"))
             speed = run_speed(env, battery, ref_fn, yours, args.timeout, args.sizes)
-            for ln in speed_section(env, speed):
+            for ln in speed_section(env, speed, width):
                 env.say(ln)
             report["speed"] = speed
 
@@ -874,7 +945,8 @@ def cmd_compare(env: Env, args) -> int:
     heading("4. Code — unified diff, reference → yours")
     store = Store(env)
     entry = store.kata(kata.module)
-    show = entry["solved"] or args.reveal
+    # solved, revealed with --reveal, or given up on with `dojo solution --give-up`
+    show = entry["solved"] or entry["revealed"] or args.reveal
     if show:
         if args.reveal and not entry["solved"]:
             entry["gave_up"] = True
@@ -889,12 +961,14 @@ def cmd_compare(env: Env, args) -> int:
             env.say(paint(env, "(recorded in your progress as a give-up)", "dim"))
         report["diff"] = "\n".join(diff)
     else:
-        env.say(f"Locked until {shown(env, env.kata_file(kata))} passes `dojo test {kata.module}`. "
-                f"`dojo compare {kata.module} --reveal` shows it now (recorded as a give-up, like "
-                f"`dojo solution {kata.module} --give-up`).")
+        for ln in fit(f"Locked until {shown(env, env.kata_file(kata))} passes `dojo test {kata.module}`. "
+                      f"`dojo compare {kata.module} --reveal` shows it now (recorded as a give-up, like "
+                      f"`dojo solution {kata.module} --give-up`, which unlocks it too).", width):
+            env.say(ln)
     report["diff_shown"] = bool(show)
 
     if json_path:
-        atomic_write_text(json_path, json.dumps(_json_safe(report), indent=1) + "\n")
+        atomic_write_text(json_path, json.dumps(_json_safe(report), indent=1) + "\n", env)
         env.say(f"Wrote the comparison to {shown(env, json_path)}")
-    return Exit.OK if report["agree"] else Exit.FAILED
+    code = Exit.OK if report["agree"] else Exit.FAILED
+    return (code, report) if keep else code

@@ -63,6 +63,8 @@ class Env:
     now: Callable[[], float] = time.time
     color: bool = False
     fake_clock: bool = False
+    #: warnings already given (``warn_once``): a full disk is said once, not on every tick
+    warned: set = field(default_factory=set)
 
     @classmethod
     def from_os(cls) -> "Env":
@@ -97,3 +99,8 @@ class Env:
 
     def warn(self, text: str) -> None:
         print(text, file=self.stderr, flush=True)
+
+    def warn_once(self, text: str) -> None:
+        if text not in self.warned:
+            self.warned.add(text)
+            self.warn(text)

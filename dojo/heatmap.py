@@ -6,9 +6,12 @@ exactly 0 is a dot, so a weight that should be 0 but is merely small (a future l
 key that still gets weight) never hides in the lightest shade. Cells of "yours" that differ from
 the reference carry a ×, NaN or inf shows as !!.
 
-PNG: written with zlib and struct alone. Each cell is ``CELL`` pixels square, the two panels of
-a pair sit ``GAP`` pixels apart under a small pixel-font label, differing cells are outlined in
-red, cells that are exactly 0 are light grey with a dot, NaN/inf are magenta.
+PNG: written with zlib and struct alone. Each cell is ``CELL`` (32) pixels square, with row
+numbers (queries) to the left and column numbers (keys) above each panel; the two panels of a
+pair sit side by side under the pair's title. Differing cells are outlined in red, cells that
+are exactly 0 are light grey with a dot, cells the mask blocks (their weight must be exactly 0)
+are hatched, NaN/inf are magenta. Under the maps: a colour bar from 0 to 1 with ticks, and a key
+to every mark.
 """
 
 from __future__ import annotations
@@ -121,7 +124,7 @@ def _visible_width(text: str) -> int:
     return len(re.sub(r"\033\[[0-9;]*m", "", text))
 
 
-def terminal_lines(maps: list[Map], colour: bool, gap: int = 6) -> list[str]:
+def terminal_lines(maps: list[Map], colour: bool, gap: int = 6, width: int | None = None) -> list[str]:
     out = []
     for mp in maps:
         rows = max(mp.reference.shape[0], mp.yours.shape[0] if mp.yours is not None else 0)
@@ -131,29 +134,40 @@ def terminal_lines(maps: list[Map], colour: bool, gap: int = 6) -> list[str]:
             right = ["yours" + (f" ({mp.note})" if mp.note else "")] + _panel(mp.yours, mp.differ, colour, label_width)
         else:
             right = ["yours: nothing to draw (see below)"]
-        width = max(_visible_width(s) for s in left)
+        left_width = max(_visible_width(s) for s in left)
         out.append(mp.title)
         for i in range(max(len(left), len(right))):
             a = left[i] if i < len(left) else ""
             b = right[i] if i < len(right) else ""
-            out.append(("  " + a + " " * (width - _visible_width(a) + gap) + b).rstrip())
+            out.append(("  " + a + " " * (left_width - _visible_width(a) + gap) + b).rstrip())
         out.append("")
     if colour:
         scale = "".join(f"\033[48;5;{c}m \033[0m" for c in XTERM_RAMP)
-        out.append(f"0 {scale} 1    \033[2m·\033[0m exactly 0    \033[1;91m×\033[0m differs from the reference    "
-                   "\033[1;97;41m!!\033[0m NaN or inf")
+        items = [f"0 {scale} 1", "\033[2m·\033[0m exactly 0", "\033[1;91m×\033[0m differs from the reference",
+                 "\033[1;97;41m!!\033[0m NaN or inf"]
     else:
-        out.append("· exactly 0   ░ ▒ ▓ █ up to .25 .5 .75 1   × differs from the reference   !! NaN or inf")
+        items = ["· exactly 0", "░ ▒ ▓ █ up to .25 .5 .75 1", "× differs from the reference", "!! NaN or inf"]
+    line = ""
+    for item in items:  # the key, on as few lines as the width allows
+        joined = f"{line}   {item}" if line else item
+        if line and width is not None and _visible_width(joined) > width:
+            out.append(line)
+            joined = item
+        line = joined
+    out.append(line)
     return out
 
 
 # -- PNG --------------------------------------------------------------------------------------
 
-CELL = 16  # pixels per cell, square
-GAP = 32  # between the two panels of a pair
-MARGIN = 16  # around the picture
-LABEL = 36  # the label strip above each pair: the title, then reference / yours
-PAIR_GAP = 24  # between pairs (e.g. heads)
+CELL = 32  # pixels per cell, square: big enough to see a 0.05 step and the marks on top
+GAP = 56  # between the two panels of a pair (room for the right panel's row numbers)
+MARGIN = 24  # around the picture
+INDEX = 28  # room for the row numbers left of a panel and the column numbers above it
+TITLE = 44  # the title of a pair and the reference / yours labels above its panels
+PAIR_GAP = 32  # between pairs (e.g. heads)
+LEGEND = 110  # the colour bar and the key to the marks, under the last pair
+BAR_WIDTH = 320  # the colour bar's length in pixels
 FONT_SCALE = 2
 
 WHITE = (255, 255, 255)
@@ -162,6 +176,8 @@ DOT = (150, 150, 150)
 BAD = (255, 0, 255)
 RED = (230, 20, 20)
 INK = (40, 40, 40)
+HATCH = (90, 90, 90)
+HATCH_ON_DARK = (225, 225, 225)  # the hatch over a dark (low-weight) cell: light lines
 
 # A 3×5 pixel font: each glyph is five rows of three bits.
 _FONT = {
@@ -177,6 +193,7 @@ _FONT = {
     "8": "111101111101111", "9": "111101111001110",
     "-": "000000111000000", ":": "000010000010000", ".": "000000000000010", "(": "010100100100010",
     ")": "010001001001010", ",": "000000000010100", "=": "000111000111000", " ": "000000000000000",
+    "/": "001001010100100", "×": "000101010101000", ">": "100010001010100", "'": "010010000000000",
 }
 
 
@@ -201,6 +218,13 @@ class Canvas:
         self.fill(x, y, thickness, h, rgb)
         self.fill(x + w - thickness, y, thickness, h, rgb)
 
+    def hatch(self, x: int, y: int, w: int, h: int, rgb, every: int = 8) -> None:
+        """Diagonal lines (top-left to bottom-right) across a box: the mark of a blocked cell."""
+        for yy in range(h):
+            for xx in range(w):
+                if (xx - yy) % every == 0:
+                    self.fill(x + xx, y + yy, 1, 1, rgb)
+
     def text(self, x: int, y: int, text: str, rgb=INK, scale: int = FONT_SCALE) -> None:
         for ch in text.upper():
             bits = _FONT.get(ch, _FONT[" "])
@@ -222,20 +246,54 @@ class Canvas:
         return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b"")
 
 
-def png_size(maps: list[Map]) -> tuple[int, int]:
-    """(width, height) in pixels of the picture ``write_png`` draws for ``maps``."""
-    width = 0
-    height = MARGIN
+def text_width(text: str, scale: int = FONT_SCALE) -> int:
+    return max(0, len(text) * 4 * scale - scale)
+
+
+@dataclass
+class Placed:
+    """Where one pair of panels sits in the picture: the top-left pixel of each panel's cell (0, 0)."""
+    title_y: int
+    reference: tuple[int, int]
+    yours: tuple[int, int]
+
+
+def layout(maps: list[Map]) -> tuple[list[Placed], int, int, int]:
+    """Each pair's position, the picture's width and height, and the legend's top."""
+    placed = []
+    width = 2 * MARGIN + max(BAR_WIDTH, legend_width())
+    y = MARGIN
     for i, mp in enumerate(maps):
         ref_n, ref_m = mp.reference.shape
         your_n, your_m = mp.yours.shape if mp.yours is not None else mp.reference.shape
-        width = max(width, 2 * MARGIN + (ref_m + your_m) * CELL + GAP)
-        height += LABEL + max(ref_n, your_n) * CELL + (PAIR_GAP if i < len(maps) - 1 else 0)
-    return width, height + MARGIN
+        left = MARGIN + INDEX
+        right = left + ref_m * CELL + GAP
+        top = y + TITLE + INDEX
+        placed.append(Placed(y, (left, top), (right, top)))
+        width = max(width, right + your_m * CELL + MARGIN, MARGIN + text_width(mp.title) + MARGIN)
+        y = top + max(ref_n, your_n) * CELL + (PAIR_GAP if i < len(maps) - 1 else 0)
+    return placed, width, y + LEGEND + MARGIN, y + 24
 
 
-def _draw_matrix(canvas: Canvas, x: int, y: int, matrix: np.ndarray, differ) -> None:
+def png_size(maps: list[Map]) -> tuple[int, int]:
+    """(width, height) in pixels of the picture ``render_png`` draws for ``maps``."""
+    _, width, height, _ = layout(maps)
+    return width, height
+
+
+def _indices(canvas: Canvas, x: int, y: int, n: int, m: int) -> None:
+    """Column numbers above a panel, row numbers to its left (row = query, column = key)."""
+    for j in range(m):
+        label = str(j)
+        canvas.text(x + j * CELL + (CELL - text_width(label)) // 2, y - INDEX + 8, label, DOT)
+    for i in range(n):
+        label = str(i)
+        canvas.text(x - 6 - text_width(label), y + i * CELL + (CELL - 10) // 2, label, DOT)
+
+
+def _draw_matrix(canvas: Canvas, x: int, y: int, matrix: np.ndarray, differ, blocked=None) -> None:
     n, m = matrix.shape
+    _indices(canvas, x, y, n, m)
     for i in range(n):
         for j in range(m):
             v = float(matrix[i, j])
@@ -244,29 +302,65 @@ def _draw_matrix(canvas: Canvas, x: int, y: int, matrix: np.ndarray, differ) -> 
                 canvas.fill(cx, cy, CELL - 1, CELL - 1, BAD)
             elif v == 0.0:
                 canvas.fill(cx, cy, CELL - 1, CELL - 1, ZERO)
-                canvas.fill(cx + CELL // 2 - 2, cy + CELL // 2 - 2, 3, 3, DOT)
             else:
                 canvas.fill(cx, cy, CELL - 1, CELL - 1, ramp(v))
+            if blocked is not None and blocked.shape == matrix.shape and blocked[i, j]:
+                dark = np.isfinite(v) and v != 0.0 and sum(ramp(v)) < 3 * 128
+                canvas.hatch(cx, cy, CELL - 1, CELL - 1, HATCH_ON_DARK if dark else HATCH)
+            if np.isfinite(v) and v == 0.0:
+                canvas.fill(cx + CELL // 2 - 2, cy + CELL // 2 - 2, 4, 4, DOT)
             if differ is not None and differ[i, j]:
-                canvas.outline(cx - 1, cy - 1, CELL + 1, CELL + 1, RED, 2)
+                canvas.outline(cx - 1, cy - 1, CELL + 1, CELL + 1, RED, 3)
+
+
+KEY = (("zero", "exactly 0"), ("blocked", "must be 0 (blocked)"),
+       ("differ", "differs from reference"), ("bad", "nan or inf"))
+
+
+def legend_width() -> int:
+    return sum(28 + text_width(label) + 28 for _, label in KEY) - 28
+
+
+def _legend(canvas: Canvas, x: int, y: int) -> None:
+    """The colour bar from 0 to 1 with its ticks, then a swatch for each mark."""
+    canvas.text(x, y, "weight   (rows: queries, columns: keys)", INK)
+    bar_y = y + 16
+    for px in range(BAR_WIDTH):
+        canvas.fill(x + px, bar_y, 1, 18, ramp(px / (BAR_WIDTH - 1)))
+    for value, label in ((0.0, "0"), (0.25, ".25"), (0.5, ".5"), (0.75, ".75"), (1.0, "1")):
+        tx = x + round(value * (BAR_WIDTH - 1))
+        canvas.fill(tx, bar_y + 18, 1, 5, INK)
+        canvas.text(min(tx - text_width(label) // 2, x + BAR_WIDTH - text_width(label)), bar_y + 26, label, INK)
+    row = bar_y + 48
+    sx = x
+    for kind, label in KEY:
+        if kind == "zero":
+            canvas.fill(sx, row, 20, 20, ZERO)
+            canvas.fill(sx + 8, row + 8, 4, 4, DOT)
+        elif kind == "blocked":
+            canvas.fill(sx, row, 20, 20, ZERO)
+            canvas.hatch(sx, row, 20, 20, HATCH)
+        elif kind == "differ":
+            canvas.fill(sx, row, 20, 20, ramp(0.5))
+            canvas.outline(sx - 1, row - 1, 22, 22, RED, 3)
+        else:
+            canvas.fill(sx, row, 20, 20, BAD)
+        canvas.text(sx + 28, row + 5, label, INK)
+        sx += 28 + text_width(label) + 28
 
 
 def render_png(maps: list[Map]) -> bytes:
-    width, height = png_size(maps)
+    placed, width, height, legend_y = layout(maps)
     canvas = Canvas(width, height)
-    y = MARGIN
-    for mp in maps:
+    for mp, at in zip(maps, placed):
         ref_n, ref_m = mp.reference.shape
-        your_n = mp.yours.shape[0] if mp.yours is not None else ref_n
-        left_x = MARGIN
-        right_x = MARGIN + ref_m * CELL + GAP
-        canvas.text(left_x, y + 2, mp.title)
-        canvas.text(left_x, y + 20, "reference", DOT)
-        canvas.text(right_x, y + 20, "yours" if mp.yours is not None else "yours: none", DOT)
-        top = y + LABEL
-        _draw_matrix(canvas, left_x, top, mp.reference, None)
+        (left_x, top), (right_x, _) = at.reference, at.yours
+        canvas.text(MARGIN, at.title_y, mp.title)
+        canvas.text(left_x, at.title_y + 20, "reference", DOT)
+        canvas.text(right_x, at.title_y + 20, "yours" if mp.yours is not None else "yours: none", DOT)
+        _draw_matrix(canvas, left_x, top, mp.reference, None, mp.blocked)
         if mp.yours is not None:
-            _draw_matrix(canvas, right_x, top, mp.yours, mp.differ)
+            _draw_matrix(canvas, right_x, top, mp.yours, mp.differ, mp.blocked)
         else:  # nothing came back: a grey panel with a red cross
             canvas.fill(right_x, top, ref_m * CELL - 1, ref_n * CELL - 1, ZERO)
             for t in range(min(ref_n, ref_m) * CELL):
@@ -274,5 +368,5 @@ def render_png(maps: list[Map]) -> bytes:
                 fy = top + t * ref_n // min(ref_n, ref_m)
                 canvas.fill(fx, fy, 2, 2, RED)
                 canvas.fill(right_x + ref_m * CELL - 3 - (fx - right_x), fy, 2, 2, RED)
-        y = top + max(ref_n, your_n) * CELL + PAIR_GAP
+    _legend(canvas, MARGIN, legend_y)
     return canvas.png()

@@ -7,47 +7,88 @@ that cannot be read are set aside with the rest of a corrupt file, with a warnin
 from __future__ import annotations
 
 import json
+import math
+import tempfile
 from pathlib import Path
 
 from dojo.env import Env
-from dojo.state import atomic_write_text, set_aside
+from dojo.state import CannotWrite, atomic_write_text, read_error, read_text, set_aside, where
 
 
 def history_path(env: Env) -> Path:
     return env.state_dir / "history.jsonl"
 
 
+def finite(value) -> float | None:
+    """``value`` when it is a finite number (not a bool), else None: odd fields show as —."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return value if math.isfinite(value) else None
+
+
 def read(env: Env) -> list[dict]:
+    """Every record; a file that is not JSON lines of objects (or cannot be read) is set aside."""
+    return _read(env)[0]
+
+
+def _read(env: Env) -> tuple[list[dict], bool]:
+    """(records, whether history.jsonl may be rewritten): False while an unreadable file that
+    could not be moved aside is still in its place, which a rewrite would destroy."""
     path = history_path(env)
-    if not path.exists():
-        return []
     records = []
     try:
-        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        text = read_text(path)
+        if text is None:
+            return [], True
+        for n, line in enumerate(text.splitlines(), 1):
             if not line.strip():
                 continue
             rec = json.loads(line)
             if not isinstance(rec, dict) or "kata" not in rec:
                 raise ValueError(f"line {n} is not an attempt record")
             records.append(rec)
-    except (ValueError, UnicodeDecodeError) as e:
-        set_aside(path, env, str(e))
-        return []
-    return records
+    except (ValueError, OSError) as e:
+        return [], set_aside(path, env, read_error(e)) is not None
+    return records, True
 
 
-def append(env: Env, record: dict) -> None:
-    records = read(env)
+def append(env: Env, record: dict) -> Path | None:
+    """Add ``record`` to history.jsonl. When that file cannot be written (or holds something
+    unreadable that could not be moved aside), the record goes to a side file instead (in the
+    state folder, else the system's temporary folder) and a warning names it; that path is
+    returned. None: the record is in history.jsonl."""
+    records, rewritable = _read(env)
     records.append(record)
-    atomic_write_text(history_path(env), "".join(json.dumps(r, sort_keys=True) + "\n" for r in records))
+    line = json.dumps(record, sort_keys=True) + "\n"
+    problem = f"{where(history_path(env), env)} cannot be read, so it is not rewritten"
+    if rewritable:
+        try:
+            atomic_write_text(history_path(env), "".join(json.dumps(r, sort_keys=True) + "\n" for r in records), env)
+            return None
+        except CannotWrite as e:
+            problem = e.strerror
+    name = f"history-unsaved-{record.get('id') or 'record'}.jsonl"
+    for folder in (env.state_dir, Path(tempfile.gettempdir())):
+        side = folder / name
+        try:
+            atomic_write_text(side, line, env)
+        except CannotWrite:
+            continue
+        env.warn(f"dojo: {problem}. This attempt's record is saved in {side} instead: "
+                 f"add its line to {where(history_path(env), env)} to keep it in your history.")
+        return side
+    env.warn(f"dojo: {problem}, and no side file could be written either. This attempt's record, "
+             f"to add to {where(history_path(env), env)} by hand:\n{line.rstrip()}")
+    return None
 
 
 def best_times(env: Env) -> dict[str, float]:
     """Fastest passing interview time (seconds) per kata."""
     best: dict[str, float] = {}
     for r in read(env):
-        if r.get("outcome") == "passed" and isinstance(r.get("used_s"), (int, float)):
-            best[r["kata"]] = min(best.get(r["kata"], float("inf")), r["used_s"])
+        used, kata = finite(r.get("used_s")), r.get("kata")
+        if r.get("outcome") == "passed" and used is not None and isinstance(kata, str):
+            best[kata] = min(best.get(kata, math.inf), used)
     return best
 
 
@@ -60,12 +101,13 @@ def personal_bests(records: list[dict]) -> dict[str, dict]:
             continue
         b = bests.setdefault(kata, {"attempts": 0, "passed": 0, "fastest": None, "best_score": None})
         b["attempts"] += 1
-        used = r.get("used_s")
-        if r.get("outcome") == "passed" and isinstance(used, (int, float)):
+        used = finite(r.get("used_s"))
+        if r.get("outcome") == "passed":
             b["passed"] += 1
-            b["fastest"] = used if b["fastest"] is None else min(b["fastest"], used)
-        score = r.get("score")
-        if isinstance(score, (int, float)) and not isinstance(score, bool):
+            if used is not None:
+                b["fastest"] = used if b["fastest"] is None else min(b["fastest"], used)
+        score = finite(r.get("score"))
+        if score is not None:
             b["best_score"] = score if b["best_score"] is None else max(b["best_score"], score)
     return bests
 

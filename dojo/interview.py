@@ -43,13 +43,16 @@ import time
 from pathlib import Path
 
 from dojo import history, registry
-from dojo.cli import Exit, Keys, UsageError, kata_arg, shown
+from dojo.cli import Exit, Keys, UsageError, kata_arg, number, shown
 from dojo.env import Env
 from dojo.render import (
-    STATE_LABELS, contract, docstring_of, duration, paint, properties_of, signature_of, table,
-    verdict_lines,
+    STATE_LABELS, contract, docstring_of, duration, paint, pass_count, properties_of, signature_of,
+    table, verdict_lines,
 )
-from dojo.state import Store, atomic_write_text, set_aside
+from dojo.state import (
+    CannotWrite, Store, atomic_write_bytes, atomic_write_text, check_oracle_cache, read_error,
+    read_text, reason, set_aside, where,
+)
 from dojo.stubs import stub_source
 
 SESSION_VERSION = 1
@@ -58,6 +61,8 @@ HINT_COST = 10  #: points per hint
 TIME_BONUS = 20  #: points for a passing answer submitted at 0:00, falling to 0 at the limit
 TICK = 0.1  #: seconds between looks at the keys, the clock and the attempt file
 KEYS_HELP = "s submit · t test · h hint · q abandon"
+MAX_MINUTES = 24 * 60  #: --minutes: at most a day per problem
+MAX_AT = 24 * 3600.0  #: --at: at most a day into the interview
 
 
 # -- the score ------------------------------------------------------------------------------
@@ -87,34 +92,90 @@ def session_path(env: Env) -> Path:
     return env.state_dir / "interview.json"
 
 
-def load_session(env: Env) -> dict | None:
-    path = session_path(env)
-    if not path.exists():
-        return None
+def _seconds(value, what: str, positive: bool = False) -> float:
+    """A finite, non-negative number of seconds from the session file (more than 0 if ``positive``)."""
+    v = history.finite(value)
+    if v is None or v < 0 or (positive and v <= 0):
+        raise ValueError(f"{what} is not a number of seconds")
+    return float(v)
+
+
+def inside(env: Env, relative) -> Path:
+    """``state_dir / relative``, refusing any path that would lead out of the state folder."""
+    if not isinstance(relative, str) or not relative or Path(relative).is_absolute():
+        raise ValueError(f"folder {relative!r} is not a path inside the state folder")
+    base = env.state_dir.resolve()
+    path = (base / relative).resolve()
+    if path == base or base not in path.parents:
+        raise ValueError(f"folder {relative!r} leads outside the state folder")
+    return path
+
+
+def session_problem(env: Env, data) -> str | None:
+    """What makes ``data`` an interview that cannot be resumed (None: it can be)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
         if not isinstance(data, dict) or data.get("version") != SESSION_VERSION:
             raise ValueError("not a dojo interview (or an unknown version)")
-        for entry in data["queue"]:
+        queue, index = data.get("queue"), data.get("index")
+        if not isinstance(queue, list) or not queue:
+            raise ValueError("no problems in its queue")
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(queue):
+            raise ValueError(f"index {index!r} is not a problem of its queue")
+        for entry in queue:
             registry.get(entry["kata"])
-            float(entry["limit_s"])
+            _seconds(entry["limit_s"], "a time limit", positive=True)
         current = data.get("current")
         if current is not None:
-            registry.get(current["kata"])
-            float(current["elapsed_s"]), float(current["tick_wall"]), float(current["limit_s"])
-            str(current["folder"])
-    except (ValueError, OSError, KeyError, TypeError, UnicodeDecodeError) as e:
-        set_aside(path, env, str(e))
+            if current["kata"] != queue[index]["kata"]:
+                raise ValueError("the running problem is not the one its queue is at")
+            for key in ("elapsed_s", "tick_wall", "closed_s"):
+                _seconds(current.get(key, 0.0), key)
+            _seconds(current["limit_s"], "limit_s", positive=True)
+            for key in ("hints", "judge_runs", "resumed"):
+                if isinstance(current.get(key, 0), bool) or not isinstance(current.get(key, 0), int):
+                    raise ValueError(f"{key} is not a count")
+            if not isinstance(current.get("warned", []), list):
+                raise ValueError("warned is not a list")
+            inside(env, current["folder"])
+            str(current["id"])
+    except (KeyError, TypeError) as e:
+        return f"missing or odd field {e}"
+    except ValueError as e:
+        return str(e)
+    return None
+
+
+def load_session(env: Env) -> dict | None:
+    """The open interview, or None. One that cannot be read or resumed is set aside with a warning."""
+    path = session_path(env)
+    try:
+        text = read_text(path)
+        if text is None:
+            return None
+        data = json.loads(text)
+        problem = session_problem(env, data)
+        if problem:
+            raise ValueError(f"it cannot be resumed: {problem}")
+    except (ValueError, OSError) as e:
+        set_aside(path, env, read_error(e))
         return None
     return data
 
 
 def save_session(env: Env, session: dict) -> None:
-    atomic_write_text(session_path(env), json.dumps(session, indent=1, sort_keys=True) + "\n")
+    """Persist the running interview; when that fails the interview goes on (said once)."""
+    try:
+        atomic_write_text(session_path(env), json.dumps(session, indent=1, sort_keys=True) + "\n", env)
+    except CannotWrite as e:
+        env.warn_once(f"dojo: {e.strerror}. The interview goes on, but cannot be resumed if it is closed.")
 
 
 def clear_session(env: Env) -> None:
-    session_path(env).unlink(missing_ok=True)
+    try:
+        session_path(env).unlink(missing_ok=True)
+    except OSError as e:
+        env.warn(f"dojo: cannot remove {where(session_path(env), env)}: {reason(e)}. "
+                 "Delete it by hand, or the next interview will offer to resume this one.")
 
 
 # -- small helpers ----------------------------------------------------------------------------
@@ -131,11 +192,18 @@ def read_bytes(path: Path) -> bytes | None:
         return None
 
 
-def write_bytes(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+def write_bytes(path: Path, data: bytes, env: Env | None = None) -> None:
+    atomic_write_bytes(path, data, env)
+
+
+def soft_write(env: Env, path: Path, data: bytes) -> bool:
+    """A write the interview can do without: on failure say so once and carry on."""
+    try:
+        atomic_write_bytes(path, data, env)
+    except CannotWrite as e:
+        env.warn_once(f"dojo: {e.strerror}.")
+        return False
+    return True
 
 
 def clock_text(seconds: float) -> str:
@@ -269,10 +337,6 @@ def cmd_interview(env: Env, args) -> int:
 
     if args.at is not None and args.answer is None:
         raise UsageError("--at SECONDS goes with --answer FILE.")
-    if args.at is not None and args.at < 0:
-        raise UsageError("--at must be 0 or more seconds.")
-    if args.minutes is not None and args.minutes <= 0:
-        raise UsageError("--minutes must be more than 0.")
     if args.random and args.katas:
         raise UsageError("--random picks the kata for you; name katas or use --random, not both.")
     if args.answer is not None and not Path(args.answer).is_file():
@@ -303,6 +367,7 @@ def cmd_interview(env: Env, args) -> int:
         }
     if args.answer is not None and len(session["queue"]) - session["index"] != 1:
         raise UsageError("--answer FILE answers one problem: name one kata.")
+    check_oracle_cache(env)
     judge = WarmJudge(env)  # the expensive imports happen before any clock starts
     keys = None if args.answer is not None else Keys(env.stdin)
     try:
@@ -411,8 +476,8 @@ class Interview:
             folder = env.state_dir / "attempts" / f"{stamp}-{n}-{kata.module}"
             n += 1
         stub = self.stub(kata)
-        write_bytes(folder / f"{kata.module}.py", stub)
-        write_bytes(folder / ".last-seen.py", stub)
+        write_bytes(folder / f"{kata.module}.py", stub, env)
+        soft_write(env, folder / ".last-seen.py", stub)
         now = env.now()
         cur = {
             "id": folder.name, "kata": kata.module, "folder": str(folder.relative_to(env.state_dir)),
@@ -449,6 +514,7 @@ class Interview:
         return stub_source(self.env.solution_file(kata), kata.function).encode("utf-8")
 
     def attempt_file(self, cur: dict) -> Path:
+        inside(self.env, cur["folder"])  # never a path outside the state folder
         return self.env.state_dir / cur["folder"] / f"{cur['kata']}.py"
 
     def statement(self, kata: registry.Kata, cur: dict) -> None:
@@ -525,7 +591,7 @@ class Interview:
         if not v:
             judged = "not judged yet"
         elif v.get("total"):
-            judged = f"{v['passed']}/{v['total']} pass"
+            judged = pass_count(v["passed"], v["total"])
         else:
             judged = STATE_LABELS.get(v.get("state"), (str(v.get("state")),))[0]
         if self.screen.live:
@@ -552,7 +618,7 @@ class Interview:
             return False
         self.seen_bytes = data
         cur["seen"] = digest
-        write_bytes(self.path.parent / ".last-seen.py", data)
+        soft_write(self.env, self.path.parent / ".last-seen.py", data)
         return True
 
     def play_live(self, cur: dict) -> dict:
@@ -607,7 +673,7 @@ class Interview:
                 if self.elapsed() >= cur["limit_s"]:
                     continue
                 pending = ("submit", frozen, summary)
-                self.say(f"{summary['passed']} of {summary['total']} properties pass. Submit anyway? [y/N]")
+                self.say(f"{pass_count(summary['passed'], summary['total'])}. Submit anyway? [y/N]")
             if self.observe(cur):
                 changed_at = time.monotonic()
             if cur["seen"] != noticed and time.monotonic() - changed_at >= self.debounce:
@@ -621,7 +687,7 @@ class Interview:
         """The verdict for the content last seen: the cached one, or a fresh judge run."""
         if cur["judged"] is not None and cur["judged"] == cur["seen"] and cur.get("verdict"):
             self.say(f"[{clock_text(self.elapsed())}] unchanged since the last run: "
-                     f"{cur['verdict']['passed']} of {cur['verdict']['total']} properties pass.")
+                     f"{pass_count(cur['verdict']['passed'], cur['verdict']['total'])}.")
             return cur["verdict"]
         return self.check(cur, follow)
 
@@ -650,11 +716,11 @@ class Interview:
         if self.session.get("coach"):
             lines = verdict_lines(self.env, v, self.kata, str(self.path))
         elif v.state == "passed":
-            lines = [paint(self.env, f"  ✓ all {v.total} properties pass", "green", "bold")
+            lines = [paint(self.env, f"  ✓ passed: {pass_count(v.total, v.total)}", "green", "bold")
                      + f"  ({v.seconds:.1f} s)" + ("" if self.answer else "   s submits")]
         elif v.state == "failing" or (v.state == "timed-out" and v.total):
             hung = " (one of them timed out)" if v.state == "timed-out" else ""
-            lines = [f"  {v.passed} of {v.total} properties pass{hung}.  ({v.seconds:.1f} s)"]
+            lines = [f"  {pass_count(v.passed, v.total)}{hung}.  ({v.seconds:.1f} s)"]
         else:  # the file itself cannot be judged: saying why hands over no test case
             lines = verdict_lines(self.env, v, self.kata, str(self.path))[1:]
         for line in lines:
@@ -726,15 +792,16 @@ class Interview:
         final = None
         if ended_by in ("submit", "time"):
             final = self.path.parent / "final" / f"{kata.module}.py"
-            write_bytes(final, frozen)
+            kept = soft_write(env, final, frozen)
             attempted = frozen != self.stub_bytes
             if attempted and graded is None:
                 if sha(frozen) == cur["judged"] and cur.get("verdict"):
                     graded = cur["verdict"]
                 else:
                     self.say(f"Grading the frozen copy {final} …")
-                    v = self.judge.judge(kata, final.parent)
-                    graded = {**v.summary(), "seconds": round(v.seconds, 2)}
+                    graded = self.grade(frozen, final if kept else None)
+            if not kept:
+                final = None
             if graded is not None and graded.get("state") == "not-started":
                 attempted = False
             passed = bool(graded) and graded.get("state") == "passed"
@@ -775,6 +842,18 @@ class Interview:
         self.report(rec, final)
         return rec
 
+    def grade(self, frozen: bytes, final: Path | None) -> dict:
+        """Judge the frozen copy: where it was kept, else (a full disk) from a temporary folder."""
+        if final is not None:
+            v = self.judge.judge(self.kata, final.parent)
+        else:
+            import tempfile
+
+            with tempfile.TemporaryDirectory(prefix="dojo-final-") as tmp:
+                (Path(tmp) / f"{self.kata.module}.py").write_bytes(frozen)
+                v = self.judge.judge(self.kata, Path(tmp))
+        return {**v.summary(), "seconds": round(v.seconds, 2)}
+
     def report(self, rec: dict, final: Path | None) -> None:
         env, kata, say = self.env, self.kata, self.say
         ended = ENDED_WORDS[rec["ended_by"]]
@@ -788,9 +867,9 @@ class Interview:
                 "abandoned": paint(env, ended, "yellow", "bold"),
             }[rec["outcome"]]
         if rec["outcome"] == "abandoned" and rec["attempted"] and rec["total"]:
-            props = f"{rec['passed']} of {rec['total']} pass (at the last judge run)"
+            props = f"{pass_count(rec['passed'], rec['total'])} (at the last judge run)"
         elif rec["total"]:
-            props = f"{rec['passed']} of {rec['total']} pass"
+            props = pass_count(rec["passed"], rec["total"])
         elif rec["state"]:
             props = failure_words(rec["state"])
         else:
@@ -833,8 +912,11 @@ ENDED_WORDS = {"submit": "submitted", "time": "time ran out", "abandon": "abando
                "interrupt": "abandoned with Ctrl-C"}
 
 
-def num(value) -> float | None:
-    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+num = history.finite
+
+
+def text_or_dash(value) -> str:
+    return value if isinstance(value, str) and value else "—"
 
 
 def cmd_history(env: Env, args) -> int:
@@ -850,17 +932,24 @@ def cmd_history(env: Env, args) -> int:
     for i, r in enumerate(records[shown_from:], shown_from + 1):
         used, limit = num(r.get("used_s")), num(r.get("limit_s"))
         started = num(r.get("started_at"))
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(started)) if started else "—"
-        result = RESULT_WORDS.get(r.get("outcome"), str(r.get("outcome", "—")))
+        try:
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(started)) if started else "—"
+        except (OverflowError, OSError, ValueError):
+            when = "—"
+        outcome = r.get("outcome")
+        result = RESULT_WORDS.get(outcome, "—") if isinstance(outcome, str) else "—"
         if r.get("attempted") is False:
-            result = f"no attempt ({ENDED_WORDS.get(r.get('ended_by'), result)})"
-        props = f"{r.get('passed', 0)}/{r['total']}" if num(r.get("total")) else "—"
-        chart = history.bar(used / limit) if used is not None and limit else ""
+            ended = r.get("ended_by")
+            result = f"no attempt ({ENDED_WORDS.get(ended, result) if isinstance(ended, str) else result})"
+        passed, total = num(r.get("passed")), num(r.get("total"))
+        props = f"{passed:g} of {total:g}" if total and passed is not None else "—"
+        chart = history.bar(used / limit) if used is not None and limit and limit > 0 else ""
         score_ = num(r.get("score"))
+        hints = num(r.get("hints"))
         rows.append([
-            str(i), when, str(r.get("kata")), result,
+            str(i), when, text_or_dash(r.get("kata")), result,
             f"{duration(used)} / {duration(limit)}", chart, props,
-            str(r.get("hints", "—")), "—" if score_ is None else str(score_),
+            "—" if hints is None else f"{hints:g}", "—" if score_ is None else f"{score_:g}",
         ])
     env.say(paint(env, f"Interview history ({len(records)} attempt{'s' if len(records) != 1 else ''})", "bold"))
     if shown_from:
@@ -869,23 +958,25 @@ def cmd_history(env: Env, args) -> int:
     headers = ["#", "date", "kata", "result", "time used", "of the limit", "props", "hints", "score"]
     for line in table(rows, headers):
         env.say(line)
+    bests = history.personal_bests(records)
+    if not bests:
+        return Exit.OK
     env.say()
     env.say(paint(env, "Personal bests", "bold"))
-    bests = history.personal_bests(records)
     rows = [[k, str(b["attempts"]), str(b["passed"]), duration(b["fastest"]),
-             "—" if b["best_score"] is None else str(b["best_score"])] for k, b in bests.items()]
+             "—" if b["best_score"] is None else f"{b['best_score']:g}"] for k, b in bests.items()]
     for line in table(rows, ["kata", "attempts", "passed", "fastest pass", "best score"]):
         env.say(line)
     env.say()
     env.say(paint(env, "Time used per attempt", "bold") + " (oldest → newest; full height is the time limit)")
     width = max(len(k) for k in bests)
     for kata in bests:
-        mine = [r for r in records if r.get("kata") == kata and num(r.get("used_s")) is not None
-                and num(r.get("limit_s"))]
+        mine = [(used, limit) for r in records if r.get("kata") == kata
+                and (used := num(r.get("used_s"))) is not None and (limit := num(r.get("limit_s"))) and limit > 0]
         if not mine:
             continue
-        spark = history.sparkline([r["used_s"] / r["limit_s"] for r in mine], top=1.0)
-        env.say(f"  {kata:<{width}}  {spark}  last {duration(mine[-1]['used_s'])}")
+        spark = history.sparkline([used / limit for used, limit in mine], top=1.0)
+        env.say(f"  {kata:<{width}}  {spark}  last {duration(mine[-1][0])}")
     return Exit.OK
 
 
@@ -900,19 +991,16 @@ def register(sub) -> None:
                     "questions. See docs/interview.md.",
     )
     p.add_argument("katas", nargs="*", metavar="KATA", help="the problems (default: the next unsolved kata)")
-    p.add_argument("--minutes", type=float, help="minutes per problem (default: the kata's own)")
+    p.add_argument("--minutes", type=number(0, MAX_MINUTES, "minutes", low_open=True),
+                   help="minutes per problem (default: the kata's own)")
     p.add_argument("--random", action="store_true", help="pick an unsolved kata at random")
     p.add_argument("--coach", action="store_true", help="show the whole verdict, failing inputs included")
-    p.add_argument(
-        "--no-watch", action="store_true",
-        help="for terminals or file systems without file-change events: dojo always polls the "
-        "file's contents, so saves are still seen and judged",
-    )
     p.add_argument("--manual", action="store_true", help="do not judge on save; press t to run the tests")
     p.add_argument("--resume", action="store_true", help="continue an interview whose terminal was closed")
     p.add_argument("--answer", metavar="FILE", help="scripted: copy FILE in as the answer, judge and submit it")
-    p.add_argument("--at", type=float, metavar="SECONDS", help="with --answer: when it is copied in (clock time)")
-    p.add_argument("--debounce", type=float, default=0.15, help=argparse.SUPPRESS)
+    p.add_argument("--at", type=number(0, MAX_AT, "seconds"), metavar="SECONDS",
+                   help="with --answer: when it is copied in (clock time)")
+    p.add_argument("--debounce", type=number(0, 10, "seconds"), default=0.15, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_interview)
     p = sub.add_parser("history", help="past interviews, personal bests and a chart of time used")
     p.add_argument("kata", nargs="?", help="only this kata")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import math
 import re
 from pathlib import Path
 
@@ -19,7 +20,7 @@ def paint(env: Env, text: str, *styles: str) -> str:
 
 
 STATE_LABELS = {
-    "passed": ("passing", "green"),
+    "passed": ("passed", "green"),
     "failing": ("failing", "red"),
     "not-started": ("not started", "dim"),
     "cannot-import": ("cannot import", "red"),
@@ -35,11 +36,14 @@ def status_text(env: Env, verdict: dict | None) -> str:
         return paint(env, "not started", "dim")
     state = verdict.get("state", "error")
     label, colour = STATE_LABELS.get(state, (state, "magenta"))
-    if state == "failing":
-        label = f"failing {verdict['total'] - verdict['passed']} of {verdict['total']} properties"
-    elif state == "passed":
-        label = f"passing ({verdict['total']}/{verdict['total']})"
+    if state in ("failing", "passed"):
+        label = f"{label}: {pass_count(verdict.get('passed'), verdict.get('total'))}"
     return paint(env, label, colour)
+
+
+def pass_count(passed, total) -> str:
+    """The one wording of a pass count, everywhere: ``9 of 13 properties pass``."""
+    return f"{passed} of {total} propert{'y passes' if total == 1 else 'ies pass'}"
 
 
 def table(rows: list[list[str]], headers: list[str]) -> list[str]:
@@ -53,8 +57,9 @@ def table(rows: list[list[str]], headers: list[str]) -> list[str]:
     return [line(headers), line(["─" * c for c in cols])] + [line(r) for r in rows]
 
 
-def duration(seconds: float | None) -> str:
-    if seconds is None:
+def duration(seconds) -> str:
+    """``m:ss``; anything that is not a finite number of seconds (a hand-edited file) is —."""
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds):
         return "—"
     seconds = int(round(seconds))
     return f"{seconds // 60}:{seconds % 60:02d}"
@@ -145,7 +150,7 @@ def verdict_lines(env: Env, verdict, kata, shown_file: str, show_details: bool =
         if len(failures) > 1:
             out.append(paint(env, f"  (+{len(failures) - 1} more failing properties; fix this one first)", "dim"))
     if v.state == "passed":
-        out.append(paint(env, f"All {v.total} properties pass.", "green", "bold") + f"  ({v.seconds:.1f} s)")
+        out.append(paint(env, f"Passed: {pass_count(v.passed, v.total)}.", "green", "bold") + f"  ({v.seconds:.1f} s)")
     else:
-        out.append(f"{v.passed} of {v.total} properties pass.  ({v.seconds:.1f} s)")
+        out.append(f"{pass_count(v.passed, v.total)}.  ({v.seconds:.1f} s)")
     return out

@@ -16,8 +16,8 @@ tool carries on from an empty state.
 from __future__ import annotations
 
 import json
+import math
 import os
-import shutil
 import time
 from pathlib import Path
 
@@ -26,27 +26,185 @@ from dojo.env import Env
 STATE_VERSION = 1
 
 
-def atomic_write_text(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+class CannotWrite(OSError):
+    """A file the tool keeps could not be written (a full disk, a read-only folder, …)."""
 
 
-def set_aside(path: Path, env: Env, why: str) -> Path:
-    """Move an unreadable file out of the way (never delete it) and say so."""
+def where(path: Path, env: Env | None = None) -> str:
+    """``path`` as a person finds it: relative to the repository (``.dojo/state.json``,
+    ``katas/softmax.py``) when it is inside, else in full."""
+    path = Path(path)
+    if env is not None:
+        try:
+            return str(path.relative_to(env.root))
+        except ValueError:
+            pass
+    return str(path)
+
+
+def reason(error: OSError) -> str:
+    """``No space left on device`` rather than ``[Errno 28] No space left on device: '/x/y'``."""
+    return error.strerror or str(error)
+
+
+TMP_MARK = ".tmp"
+
+
+def temp_name(path: Path, pid: int | None = None) -> Path:
+    """The temporary name a write to ``path`` goes through: ``.<name>.tmp<pid>`` beside it."""
+    return path.with_name(f".{path.name}{TMP_MARK}{os.getpid() if pid is None else pid}")
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def clean_stale_temps(folder: Path) -> None:
+    """Remove ``.<name>.tmp<pid>`` files left by a writer that was killed (its process is gone)."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        if not name.startswith(".") or TMP_MARK not in name:
+            continue
+        pid = name.rsplit(TMP_MARK, 1)[1]
+        if pid.isdigit() and int(pid) != os.getpid() and not _pid_alive(int(pid)):
+            try:
+                os.unlink(folder / name)
+            except OSError:
+                pass
+
+
+def atomic_write_bytes(path: Path, data: bytes, env: Env | None = None) -> None:
+    """Write ``data`` to ``path`` so that a crash, a kill or a full disk never leaves half a file.
+
+    The data goes into an unnamed file in the same folder (Linux ``O_TMPFILE``: a kill leaves
+    nothing behind), which gets a temporary name only for the instant before it is renamed over
+    ``path``; elsewhere a ``.<name>.tmp<pid>`` file. Temporary files of writers that were killed
+    are removed on the way. Any failure raises ``CannotWrite`` saying which file and why, and
+    leaves ``path`` as it was, with no temporary file behind.
+    """
+    path = Path(path)
+    tmp = temp_name(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        clean_stale_temps(path.parent)
+        fd = None
+        if hasattr(os, "O_TMPFILE"):
+            try:
+                fd = os.open(path.parent, os.O_TMPFILE | os.O_WRONLY, 0o644)
+            except OSError:
+                fd = None  # a file system without unnamed files: a named one then
+        named = fd is None
+        if named:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+            if not named:  # give the unnamed file its temporary name (linkat, following /proc's link)
+                folder = os.open(path.parent, os.O_RDONLY)
+                try:
+                    os.link(f"/proc/self/fd/{fd}", tmp.name, dst_dir_fd=folder, follow_symlinks=True)
+                finally:
+                    os.close(folder)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except OSError as e:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise CannotWrite(e.errno, f"cannot write {where(path, env)}: {reason(e)}") from e
+
+
+def atomic_write_text(path: Path, text: str, env: Env | None = None) -> None:
+    atomic_write_bytes(path, text.encode("utf-8"), env)
+
+
+def read_text(path: Path) -> str | None:
+    """The file's text, None when there is no file; anything that is there but unreadable raises."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+
+
+def set_aside(path: Path, env: Env, why: str) -> Path | None:
+    """Move an unreadable file out of the way (never delete it) and say so.
+
+    When even that fails (a read-only folder), the file stays where it is, the warning says so,
+    and the tool carries on without it.
+    """
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(env.now()))
     aside = path.with_name(f"{path.name}.corrupt-{stamp}")
     n = 1
-    while aside.exists():
+    while aside.exists() or aside.is_symlink():
         aside = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
         n += 1
-    os.replace(path, aside)
-    env.warn(f"warning: {path} could not be read ({why}); moved it to {aside.name} and started afresh.")
+    try:
+        os.replace(path, aside)
+    except OSError as e:
+        env.warn(f"warning: {where(path, env)} could not be read ({why}), nor moved aside ({reason(e)}); "
+                 "carrying on without it.")
+        return None
+    env.warn(f"warning: {where(path, env)} could not be read ({why}); moved it to {aside.name} and started afresh.")
     return aside
+
+
+def read_error(e: Exception) -> str:
+    """Why a state file could not be read, in a few words."""
+    if isinstance(e, IsADirectoryError):
+        return "it is a folder, not a file"
+    if isinstance(e, UnicodeDecodeError):
+        return "it is not UTF-8 text"
+    if isinstance(e, OSError):
+        return reason(e)
+    return str(e)
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def state_problem(data) -> str | None:
+    """What makes ``data`` not a state.json of the documented shape (None: it is one)."""
+    if not isinstance(data, dict) or not isinstance(data.get("katas"), dict):
+        return "not a dojo state object"
+    if data.get("version") != STATE_VERSION:
+        return f"unknown version {data.get('version')!r}"
+    if not isinstance(data.get("welcomed", False), bool):
+        return "`welcomed` is not true or false"
+    for module, entry in data["katas"].items():
+        if not isinstance(entry, dict):
+            return f"katas.{module} is not an object"
+        for key in ("solved", "gave_up", "revealed"):
+            if not isinstance(entry.get(key, False), bool):
+                return f"katas.{module}.{key} is not true or false"
+        if not (_is_int(entry.get("hints_used", 0)) and entry.get("hints_used", 0) >= 0):
+            return f"katas.{module}.hints_used is not a count"
+        verdict = entry.get("verdict")
+        if verdict is None:
+            continue
+        if not isinstance(verdict, dict) or not isinstance(verdict.get("state"), str):
+            return f"katas.{module}.verdict is not a verdict"
+        if not all(_is_int(verdict.get(k, 0)) and verdict.get(k, 0) >= 0 for k in ("passed", "total")):
+            return f"katas.{module}.verdict counts are not counts"
+        if not isinstance(verdict.get("first_failure"), (str, type(None))):
+            return f"katas.{module}.verdict.first_failure is not text"
+        at = verdict.get("at", 0)
+        if isinstance(at, bool) or not isinstance(at, (int, float)) or not math.isfinite(at):
+            return f"katas.{module}.verdict.at is not a time"
+    return None
 
 
 class Store:
@@ -55,33 +213,41 @@ class Store:
         self.dir = env.state_dir
         self.path = self.dir / "state.json"
         self._data: dict | None = None
+        self.unsaved: str | None = None  # why the last save failed, once said
 
     # -- state.json -------------------------------------------------------------------------
     def load(self) -> dict:
         if self._data is not None:
             return self._data
         data = {"version": STATE_VERSION, "welcomed": False, "katas": {}}
-        if self.path.exists():
-            try:
-                loaded = json.loads(self.path.read_text(encoding="utf-8"))
-                if not isinstance(loaded, dict) or not isinstance(loaded.get("katas"), dict):
-                    raise ValueError("not a dojo state object")
-                if loaded.get("version") != STATE_VERSION:
-                    raise ValueError(f"unknown version {loaded.get('version')!r}")
+        try:
+            text = read_text(self.path)
+            if text is not None:
+                loaded = json.loads(text)
+                problem = state_problem(loaded)
+                if problem:
+                    raise ValueError(problem)
                 data = loaded
-            except (ValueError, OSError, UnicodeDecodeError) as e:
-                set_aside(self.path, self.env, str(e))
+        except (ValueError, OSError) as e:
+            set_aside(self.path, self.env, read_error(e))
         self._data = data
         return data
 
-    def save(self) -> None:
-        if self._data is not None:
-            atomic_write_text(self.path, json.dumps(self._data, indent=1, sort_keys=True) + "\n")
+    def save(self) -> bool:
+        """Write state.json; on failure say why once (the command carries on) and return False."""
+        if self._data is None:
+            return True
+        try:
+            atomic_write_text(self.path, json.dumps(self._data, indent=1, sort_keys=True) + "\n", self.env)
+        except CannotWrite as e:
+            if self.unsaved is None:
+                self.env.warn(f"dojo: {e.strerror}; your progress is not saved this time.")
+            self.unsaved = e.strerror
+            return False
+        return True
 
     def kata(self, module: str) -> dict:
         entry = self.load()["katas"].setdefault(module, {})
-        if not isinstance(entry, dict):
-            entry = self.load()["katas"][module] = {}
         entry.setdefault("hints_used", 0)
         entry.setdefault("gave_up", False)
         entry.setdefault("revealed", False)
@@ -90,24 +256,49 @@ class Store:
 
     # -- backups ----------------------------------------------------------------------------
     def backup(self, path: Path, module: str) -> Path | None:
-        """Copy ``path`` to a new timestamped backup; returns where it went (None if no file)."""
+        """Copy ``path`` to a new timestamped backup; returns where it went (None if no file).
+
+        Raises ``CannotWrite`` when the copy cannot be made: then nothing may replace ``path``."""
         if not path.exists():
             return None
         folder = self.dir / "backups" / module
-        folder.mkdir(parents=True, exist_ok=True)
         stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(self.env.now()))
         target = folder / f"{stamp}.py"
         n = 1
         while target.exists():
             target = folder / f"{stamp}-{n}.py"
             n += 1
-        tmp = target.with_name(f".{target.name}.tmp")
-        shutil.copyfile(path, tmp)
-        os.replace(tmp, target)
+        atomic_write_bytes(target, path.read_bytes(), self.env)
         return target
 
     def backups(self, module: str) -> list[Path]:
+        """This kata's backups, oldest first."""
         folder = self.dir / "backups" / module
         if not folder.is_dir():
             return []
         return sorted(folder.glob("*.py"), key=lambda p: (p.stat().st_mtime_ns, p.name))
+
+
+def check_oracle_cache(env: Env) -> bool:
+    """Can the judge memoise torch's answers in ``<state>/cache``? When that folder cannot be
+    written (a full disk, a read-only repository) the judge is told not to try
+    (``DOJO_ORACLE_CACHE=0``, inherited by its process), so it still gives its verdict, only
+    slower; said once. False when the cache is off."""
+    if os.environ.get("CI") or os.environ.get("DOJO_ORACLE_CACHE", "1") == "0":
+        return False
+    probe = env.state_dir / "cache" / ".write-probe"
+    existed = probe.parent.is_dir()
+    try:
+        atomic_write_bytes(probe, b"ok\n", env)
+        probe.unlink()
+    except (CannotWrite, OSError) as e:
+        if not existed:  # leave nothing behind, not even the empty folder
+            try:
+                probe.parent.rmdir()
+            except OSError:
+                pass
+        os.environ["DOJO_ORACLE_CACHE"] = "0"
+        why = e.strerror if isinstance(e, CannotWrite) else f"cannot write {where(probe.parent, env)}: {reason(e)}"
+        env.warn_once(f"dojo: {why}; the judge asks torch afresh this time (slower).")
+        return False
+    return True

@@ -66,9 +66,16 @@ class Sandbox:
     def command(self, *args: str) -> list[str]:
         return [sys.executable, "-m", "dojo", *args]
 
-    def run(self, *args: str, input: str | None = None, timeout: float = 120) -> Result:
+    def run(self, *args: str, input: str | None = None, timeout: float = 120, env: dict | None = None) -> Result:
+        """Run ``dojo ARGS``; ``env`` adds to (or, with None values, removes from) its environment."""
+        environ = self.environ()
+        for key, value in (env or {}).items():
+            if value is None:
+                environ.pop(key, None)
+            else:
+                environ[key] = value
         proc = subprocess.run(
-            self.command(*args), cwd=self.root, env=self.environ(), input=input,
+            self.command(*args), cwd=self.root, env=environ, input=input,
             capture_output=True, text=True, timeout=timeout,
             stdin=None if input is not None else subprocess.DEVNULL,
         )

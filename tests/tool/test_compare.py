@@ -22,7 +22,7 @@ from dojo import registry
 from dojo.batteries import BATTERIES
 from dojo.compare import pick
 from dojo.env import Env
-from dojo.heatmap import CELL, GAP, LABEL, MARGIN, RED, Map, png_size, render_png, terminal_lines
+from dojo.heatmap import CELL, HATCH, RED, ZERO, Map, layout, png_size, render_png, terminal_lines
 from dojo.loader import load_kata
 from dojo.state import Store
 from tests.tool.harness import REPO
@@ -324,14 +324,18 @@ def test_a_future_leak_is_visible_in_the_map_and_the_png(sandbox, tmp_path):
     assert "a future leak" in r.out
 
     width, height, rows = read_png(png)
-    assert (width, height) == (2 * MARGIN + 12 * CELL + GAP, MARGIN + LABEL + 6 * CELL + MARGIN)
-    right = MARGIN + 6 * CELL + GAP
-    top = MARGIN + LABEL
+    ref = np.tril(np.ones((6, 6)))
+    (placed,), w, h, _ = layout([Map("weights", ref, ref, None)])
+    assert (width, height) == (w, h)
+    (left, top), (right, _) = placed.reference, placed.yours
     # cell (0, 5) of yours leaks: outlined in red; the same cell of the reference is not
     assert pixel(rows, right + 5 * CELL, top) == RED
-    assert pixel(rows, MARGIN + 5 * CELL, top) != RED
+    assert pixel(rows, left + 5 * CELL, top) != RED
     # the last row has no future to leak: it agrees, no outline
     assert pixel(rows, right + 2 * CELL + CELL // 2, top + 5 * CELL) != RED
+    # the reference's blocked cell (0, 5) is hatched: exactly 0 (light grey) with dark lines across
+    cell = {pixel(rows, left + 5 * CELL + dx, top + dy) for dx in range(1, CELL - 2) for dy in range(1, CELL - 2)}
+    assert ZERO in cell and HATCH in cell
 
 
 def test_a_softmax_over_the_wrong_axis_is_called_out(sandbox):

@@ -41,7 +41,7 @@ def test_kv_cache_top_left_mask_fails_then_the_reference_passes(sandbox, wrong, 
     r = sandbox.run("test", "kv_cache_attention")
     assert r.code == 0, r.out + r.err
     assert "✗" not in r.out
-    assert re.search(r"^  5\. kv_cache_attention +medium +passing", sandbox.run("list").out, re.M)
+    assert re.search(r"^  5\. kv_cache_attention +medium +passed", sandbox.run("list").out, re.M)
 
 
 def test_show_hint_and_solution_work_on_a_new_kata(sandbox):

@@ -152,7 +152,7 @@ def test_a_passing_answer_before_time_is_scored_recorded_and_shown(sandbox, solu
     assert r.code == 0, r.out + r.err
     assert field(r.out, "result").startswith("passed")
     assert field(r.out, "time") == "1:00 of 10:00"
-    assert field(r.out, "properties") == f"{N} of {N} pass"
+    assert field(r.out, "properties") == f"{N} of {N} properties pass"
     assert field(r.out, "judge runs") == "1"
     assert field(r.out, "score").startswith("118 ")  # 100 + 20 × 9/10 time bonus
     assert KATA.followups[0] in r.out and KATA.followups[-1] in r.out
@@ -181,7 +181,7 @@ def test_a_passing_answer_before_time_is_scored_recorded_and_shown(sandbox, solu
     assert h.code == 0, h.err
     rows = [ln for ln in h.out.splitlines() if re.match(r"\d+ ", ln)]
     assert len(rows) == 2
-    assert "passed" in rows[0] and "1:00 / 10:00" in rows[0] and "118" in rows[0]
+    assert "passed" in rows[0] and "1:00 / 10:00" in rows[0] and "118" in rows[0] and f"{N} of {N}" in rows[0]
     assert "no attempt (submitted)" in rows[1] and "0:30 / 10:00" in rows[1]
     assert re.search(r"^softmax +2 +1 +1:00 +118$", h.out, re.M)  # personal bests
     assert re.search(r"^  softmax +\S{2} +last 0:30$", h.out, re.M)  # the chart: one mark per attempt
@@ -253,7 +253,7 @@ def test_time_running_out_freezes_the_file_as_last_seen_and_grades_that(
     out = live.out
     assert "[10:00] Time is up: hard stop." in out
     assert field(out, "result").startswith("time ran out")
-    assert field(out, "properties") == f"{N - 1} of {N} pass"
+    assert field(out, "properties") == f"{N - 1} of {N} properties pass"
     assert field(out, "first failure") == NAN_TITLE
     assert field(out, "judge runs") == "1"  # the frozen copy was judged already: no re-run
     assert field(out, "score").startswith(f"{round(100 * (N - 1) / N)} ")
@@ -270,7 +270,7 @@ def test_a_hint_costs_ten_points(sandbox, interview, solution):
     live.key("h")
     live.wait_for(re.escape(f"hint 1 of {len(KATA.hints)} (−10 points): {KATA.hints[0]}"))
     live.attempt.write_text(solution("softmax").read_text())
-    live.wait_for(rf"✓ all {N} properties pass")
+    live.wait_for(rf"✓ passed: {N} of {N} properties pass")
     sandbox.set_clock(60)
     live.key("s")
     assert live.end() == 0, live.out
@@ -316,8 +316,12 @@ def test_ctrl_c_abandons_and_loses_nothing(sandbox, interview, nan_bug):
     assert not (sandbox.state / "interview.json").exists()
 
 
-def test_no_watch_still_judges_every_save_by_polling(sandbox, interview, nan_bug):
-    live = interview("softmax", "--no-watch")
+def test_no_watch_is_gone_and_saves_are_still_judged_by_polling(sandbox, interview, nan_bug):
+    # `--no-watch` changed nothing (saves are always found by polling), so it was removed.
+    r = sandbox.run("interview", "softmax", "--no-watch")
+    assert r.code == 2 and "usage: dojo interview" in r.err and "--no-watch" in r.err
+    assert not (sandbox.state / "interview.json").exists()
+    live = interview("softmax")
     live.attempt.write_text(nan_bug.read_text())
     live.wait_for(rf"{N - 1} of {N} properties pass")  # found by polling, judged at once
     live.key("q")
@@ -364,7 +368,7 @@ def test_resume_after_the_deadline_grades_what_the_interview_last_saw(
     assert r.code == 1, r.out + r.err
     assert "[10:00] Time is up: hard stop." in r.out
     assert "while the interview was closed" in r.out
-    assert field(r.out, "properties") == f"{N - 1} of {N} pass"
+    assert field(r.out, "properties") == f"{N - 1} of {N} properties pass"
     rec = only_record(sandbox)
     assert (rec["outcome"], rec["used_s"], rec["passed"], rec["resumed"]) == ("timed-out", 600.0, N - 1, 1)
     assert (live.attempt.parent / "final" / "softmax.py").read_text() == nan_bug.read_text()
@@ -425,7 +429,7 @@ def test_in_a_real_terminal_the_countdown_redraws_and_a_save_is_judged(sandbox, 
         assert screen().count("⏱") == 1  # one line, redrawn in place
         attempt.write_text(nan_bug.read_text())
         wait_for(rf"\[1:15\] checking…\n  {N - 1} of {N} properties pass")
-        wait_for(rf"⏱ 1:15 used · 8:45 left │ {N - 1}/{N} pass")
+        wait_for(rf"⏱ 1:15 used · 8:45 left │ {N - 1} of {N} properties pass")
         subprocess.run(tmux + ["send-keys", "-t", "dojo", "q"], check=True)
         wait_for(r"\[y/N\]")
         subprocess.run(tmux + ["send-keys", "-t", "dojo", "y"], check=True)

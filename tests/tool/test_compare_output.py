@@ -1,0 +1,77 @@
+"""``dojo compare`` as a person reads it: lines that fit the terminal, JSON on standard output with
+``--json -``, a diff that a give-up unlocks, and a PNG with a legend (issue: rough edges)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from dojo.heatmap import BAR_WIDTH, CELL, HATCH, HATCH_ON_DARK, Map, layout, ramp, render_png
+from tests.tool.harness import REPO
+from tests.tool.test_compare import LEAKING_CAUSAL, pixel, read_png, section
+
+RIGHT = REPO / "tests" / "meta" / "right"
+
+
+@pytest.mark.parametrize("columns", [60, 80, 132])
+def test_every_line_fits_the_terminal_width(sandbox, columns):
+    sandbox.write_kata("causal_self_attention", LEAKING_CAUSAL)
+    r = sandbox.run("compare", "causal_self_attention", "--no-speed", env={"COLUMNS": str(columns)})
+    assert r.code == 1, r.err
+    too_wide = [ln for ln in r.out.splitlines() if len(ln) > columns]
+    assert not too_wide, "\n".join(too_wide)
+    # wrapped, not cut: every word of a long row is still there
+    flat = " ".join(r.out.split())
+    assert "first at (0, 0): yours 0.2124053422, reference 1" in flat
+    assert "✗ Yours disagrees with the reference on 17 of 30 cases" in flat
+    # a pipe without $COLUMNS gets one line a row, for grep
+    piped = sandbox.run("compare", "causal_self_attention", "--no-speed", env={"COLUMNS": None})
+    assert any(len(ln) > 132 for ln in piped.out.splitlines())
+
+
+def test_json_dash_writes_the_json_to_stdout_and_the_report_to_stderr(sandbox, wrong):
+    sandbox.write_kata("softmax", wrong("softmax", "global_max_shift"))
+    r = sandbox.run("compare", "softmax", "--no-speed", "--json", "-")
+    assert r.code == 1
+    data = json.loads(r.out)  # nothing but the JSON on stdout
+    assert data["kata"] == "softmax" and data["agree"] is False
+    assert "1. Agreement" in r.err and "Wrote the comparison" not in r.err
+    assert not (sandbox.root / "-").exists()
+
+
+def test_giving_up_with_dojo_solution_unlocks_the_diff(sandbox):
+    sandbox.write_kata("softmax", RIGHT / "softmax" / "logsumexp.py")
+    assert "Locked until" in section(sandbox.run("compare", "softmax", "--no-speed").out, 4)
+    assert sandbox.run("solution", "softmax", "--give-up").code == 0
+    code = section(sandbox.run("compare", "softmax", "--no-speed").out, 4)
+    assert "Locked" not in code
+    assert "--- solutions/softmax.py (reference)" in code and "@@" in code
+
+
+def test_the_png_is_readable_cells_indices_a_colour_bar_and_blocked_cells_marked(tmp_path):
+    ref = np.tril(np.full((6, 6), 1 / 6))
+    yours = np.full((6, 6), 1 / 6)
+    blocked = ~np.tril(np.ones((6, 6), bool))
+    maps = [Map("weights", ref, yours, ref != yours, blocked)]
+    path = tmp_path / "maps.png"
+    path.write_bytes(render_png(maps))
+    width, height, rows = read_png(path)
+    (placed,), w, h, legend_y = layout(maps)
+    assert (width, height) == (w, h) and CELL >= 24
+    (left, top), (right, _) = placed.reference, placed.yours
+    # row and column numbers: ink above the first column and left of the first row
+    ink = lambda xs, ys: any(pixel(rows, x, y) != (255, 255, 255) for x in xs for y in ys)  # noqa: E731
+    assert ink(range(left, left + CELL), range(top - 20, top - 4))
+    assert ink(range(left - 20, left - 4), range(top, top + CELL))
+    # blocked cells are hatched in both panels: a leak (yours, dark) with light lines
+    leak = {pixel(rows, right + 5 * CELL + d, top + d) for d in range(1, CELL - 2)}
+    assert HATCH_ON_DARK in leak
+    zero = {pixel(rows, left + 5 * CELL + d, top + d) for d in range(1, CELL - 2)}
+    assert HATCH in zero
+    # the colour bar runs from the ramp's 0 to its 1, under the maps
+    bar_y = legend_y + 16 + 9
+    assert pixel(rows, 24, bar_y) == ramp(0.0)
+    assert pixel(rows, 24 + BAR_WIDTH - 1, bar_y) == ramp(1.0)
+    assert top + 6 * CELL < legend_y < height
