@@ -107,8 +107,8 @@ def float16_softmax() -> Shown:
         f"float16: largest finite {float(np.finfo(f16).max):.0f}; exp(12) = {float(np.exp(np.float32(12))):.0f} in float32",
         f"  naive softmax of {logits.tolist()} in float16 -> {naive.tolist()}",
         f"  shifted by the max, in float16            -> {np.array2string(shifted.astype(np.float64), precision=4)}",
-        f"  a running sum of 4096 ones: float16 {float(running16):.0f}, float32 {float(running32):.0f}"
-        "   (float16 stops at 2048: 2048 + 1 rounds to 2048)",
+        f"  a running sum of 4096 ones: float16 {float(running16):.0f}, float32 {float(running32):.0f}",
+        "    (float16 stops growing at 2048: 2048 + 1 rounds to 2048)",
         f"  exp(-18) in float16 = {float(tiny)}   (underflow: below the smallest subnormal, {float(np.finfo(f16).smallest_subnormal):.1e})",
     ]
     return Shown(lines, {"naive_finite": bool(np.isfinite(naive).all()),
@@ -240,8 +240,8 @@ def kv_cache_memory() -> Shown:
 def gqa_cache() -> Shown:
     layers, heads, head_dim, tokens, fp16 = 80, 64, 128, 8192, 2
     rows = [(kv, kv_cache_bytes(layers, kv, head_dim, tokens, fp16)) for kv in (heads, 8, 1)]
-    lines = [f"70B-style model (stated: {layers} layers, {heads} query heads × {head_dim}, float16), "
-             f"{tokens} tokens of one sequence:"]
+    lines = [f"70B-style model (stated: {layers} layers, {heads} query heads × {head_dim}, float16),",
+             f"one sequence of {tokens} tokens:"]
     for kv, nbytes in rows:
         name = {heads: "multi-head", 1: "multi-query"}.get(kv, "grouped-query")
         ratio = f"   ({rows[0][1] / nbytes:.0f}× smaller)" if kv != heads else ""
@@ -335,7 +335,7 @@ def flash_memory() -> Shown:
         f"  on-chip working set per step:  {size(working)}  (Q, K, V tiles; float32 score tile,",
         "                                 accumulator, running max and sum)",
     ]
-    return Shown(lines, {"full_peak": full_peak, "tiled_peak": tiled_peak,
+    return Shown(lines, {"n": n, "full_peak": full_peak, "tiled_peak": tiled_peak,
                          "max_diff": float(np.abs(full - tiled).max()), "score": score, "working": working})
 
 
@@ -470,9 +470,10 @@ def rope_relative() -> Shown:
     same = [score(a, a + 3) for a in (0, 10, 1000, 100000)]
     other = [score(0, off) for off in (1, 2, 5)]
     lines = [
-        f"q·k after RoPE for (query, key) positions (0, 3), (10, 13), (1000, 1003), (100000, 100003): "
-        + ", ".join(f"{s:.6f}" for s in same),
-        f"  spread {max(same) - min(same):.1e}; with offsets 1, 2, 5 instead: " + ", ".join(f"{s:.4f}" for s in other),
+        "q·k after RoPE (d = 64), query and key positions 3 apart:",
+        "  (0, 3), (10, 13), (1000, 1003), (100000, 100003): " + ", ".join(f"{s:.6f}" for s in same),
+        f"  spread {max(same) - min(same):.1e}; keys 1, 2, 5 after the query instead: "
+        + ", ".join(f"{s:.4f}" for s in other),
     ]
     return Shown(lines, {"same_offset": same, "other_offsets": other})
 

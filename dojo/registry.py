@@ -5,7 +5,7 @@ Adding a kata means adding four things: ``katas/<module>.py`` (the stub),
 ``[[kata]]`` entry in ``registry.toml``. ``check_registry`` refuses a registry that breaks that.
 
 Each entry ends with its follow-up questions, one ``[[kata.followup]]`` table each: the question,
-its model answer (3 to 8 lines once re-wrapped at 100 columns) and optionally the name of a
+its model answer (3 to 8 lines once re-wrapped at 95 columns) and optionally the name of a
 demonstration in ``dojo/demos.py`` that computes the answer's numbers live.
 """
 
@@ -20,9 +20,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 REGISTRY_FILE = Path(__file__).with_name("registry.toml")
 DIFFICULTIES = ("easy", "medium", "hard")
-#: A model answer, wrapped at ANSWER_WIDTH columns, takes between these many lines.
+#: A model answer, re-wrapped at ANSWER_WIDTH columns, takes ANSWER_LINES lines (both ends
+#: included). That is how `dojo followups --answers` shows it, behind a 5-column indent.
 ANSWER_LINES = (3, 8)
-ANSWER_WIDTH = 100
+ANSWER_WIDTH = 95
 FOLLOWUP_KEYS = ("question", "answer", "demo")
 
 
@@ -104,6 +105,7 @@ def parse(raw: dict, path: Path = REGISTRY_FILE) -> tuple[Kata, ...]:
                 f"{path}: {entry.get('module', '?')}: `followups = [...]` is the old shape; write each "
                 "follow-up as a [[kata.followup]] table with a question and an answer"
             )
+        followups = tuple(_followup(path, entry.get("module", "?"), f) for f in entry.get("followup", ()))
         try:
             katas.append(
                 Kata(
@@ -113,7 +115,7 @@ def parse(raw: dict, path: Path = REGISTRY_FILE) -> tuple[Kata, ...]:
                     difficulty=entry["difficulty"],
                     minutes=int(entry["minutes"]),
                     hints=tuple(entry["hints"]),
-                    followup_answers=tuple(_followup(path, entry["module"], f) for f in entry.get("followup", ())),
+                    followup_answers=followups,
                     track=entry["track"],
                 )
             )
