@@ -310,7 +310,8 @@ def cmd_followups(env: Env, args) -> int:
     kata = kata_arg(args.kata) if args.kata else next_kata(Store(env))
     if kata is None:
         raise UsageError("every kata passes already: name one, e.g. `dojo followups softmax`.")
-    env.say(paint(env, f"{kata.module} — {kata.title}", "bold") + ": the interviewer's follow-up questions")
+    env.say(paint(env, f"{kata.module} — {kata.title}", "bold"))
+    env.say("The interviewer's follow-up questions:")
     for i, f in enumerate(kata.followup_answers, 1):
         env.say(textwrap.fill(f.question, 100, initial_indent=f"{i:>3}. ", subsequent_indent="     "))
         if not args.answers:
