@@ -244,3 +244,22 @@ def test_followups_of_an_unknown_kata_is_a_usage_error_with_suggestions(sandbox)
 def test_help_lists_followups(sandbox):
     r = sandbox.run("--help")
     assert r.code == 0 and "followups" in r.out
+
+
+def test_followups_without_a_kata_follows_progress_and_asks_for_one_when_all_pass(sandbox):
+    import json
+
+    def passed(modules):
+        sandbox.state.mkdir(exist_ok=True)
+        katas = {m: {"verdict": {"state": "passed", "passed": 1, "total": 1, "at": 0.0},
+                     "hints_used": 0, "solved": True, "gave_up": False, "revealed": False}
+                 for m in modules}
+        (sandbox.state / "state.json").write_text(json.dumps({"version": 1, "welcomed": True, "katas": katas}))
+
+    passed(["softmax"])
+    r = sandbox.run("followups")
+    assert r.code == 0 and r.out.startswith("masked_attention — "), r.out + r.err
+    passed([k.module for k in registry.KATAS])
+    r = sandbox.run("followups")
+    assert r.code == 2
+    assert "dojo followups softmax" in r.err
