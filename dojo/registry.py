@@ -148,7 +148,10 @@ class UnknownKata(ValueError):
 
 
 def check_registry(katas: tuple[Kata, ...] = KATAS) -> list[str]:
-    """Every problem with the registry, as sentences (an empty list means it is sound)."""
+    """Every problem with the registry, as sentences (an empty list means it is sound).
+
+    Follow-ups are checked by ``followup_problems``: an answer counts its lines as shown, its
+    words re-wrapped at ANSWER_WIDTH (95) columns, and must take 3 to 8 of them."""
     problems = []
     seen = set()
     for k in katas:
