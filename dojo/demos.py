@@ -307,12 +307,18 @@ def blocked_attention(q, k, v, block: int):
 
 
 def peak_bytes(func) -> tuple[object, int]:
-    tracemalloc.start()
+    """func's result and the most memory it held at once (leaves a running trace running)."""
+    already = tracemalloc.is_tracing()
+    if not already:
+        tracemalloc.start()
     try:
+        tracemalloc.reset_peak()
+        before = tracemalloc.get_traced_memory()[0]
         value = func()
-        return value, tracemalloc.get_traced_memory()[1]
+        return value, tracemalloc.get_traced_memory()[1] - before
     finally:
-        tracemalloc.stop()
+        if not already:
+            tracemalloc.stop()
 
 
 @demo("flash_memory")
