@@ -389,6 +389,35 @@ def cmd_solution(env: Env, args) -> int:
     return Exit.OK
 
 
+# -- dojo followups -------------------------------------------------------------------------
+
+
+def cmd_followups(env: Env, args) -> int:
+    import textwrap
+
+    from dojo import demos
+
+    kata = kata_arg(args.kata) if args.kata else next_kata(Store(env))
+    if kata is None:
+        raise UsageError("every kata passes already: name one, e.g. `dojo followups softmax`.")
+    env.say(paint(env, f"{kata.module} — {kata.title}", "bold"))
+    env.say("The interviewer's follow-up questions:")
+    for i, f in enumerate(kata.followup_answers, 1):
+        env.say(textwrap.fill(f.question, 100, initial_indent=f"{i:>3}. ", subsequent_indent="     "))
+        if not args.answers:
+            continue
+        for line in f.answer_lines():
+            env.say("     " + line)
+        if f.demo:
+            env.say(paint(env, f"     computed now (dojo/demos.py: {f.demo}):", "cyan"))
+            for line in demos.run(f.demo).lines:
+                env.say("       " + line)
+        env.say()
+    if not args.answers:
+        env.say(f"Model answers, with their numbers computed live: dojo followups {kata.module} --answers")
+    return Exit.OK
+
+
 # -- dojo watch -----------------------------------------------------------------------------
 
 
@@ -560,6 +589,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("kata", help=KATA_HELP)
     p.add_argument("--give-up", action="store_true", help="show it anyway (recorded in your progress)")
     p.set_defaults(func=cmd_solution)
+    p = sub.add_parser("followups", help="the interviewer's follow-up questions (--answers: model answers)")
+    p.add_argument("kata", nargs="?", help="default: the next kata to do")
+    p.add_argument("--answers", action="store_true", help="show the model answers and run their demonstrations")
+    p.set_defaults(func=cmd_followups)
     for extension in ("dojo.interview", "dojo.compare"):
         try:
             module = __import__(extension, fromlist=["register"])

@@ -3,11 +3,16 @@
 Adding a kata means adding four things: ``katas/<module>.py`` (the stub),
 ``solutions/<module>.py`` (the model answer), ``tests/test_<module>.py`` (the judge) and one
 ``[[kata]]`` entry in ``registry.toml``. ``check_registry`` refuses a registry that breaks that.
+
+Each entry ends with its follow-up questions, one ``[[kata.followup]]`` table each: the question,
+its model answer (3 to 8 lines once re-wrapped at 95 columns) and optionally the name of a
+demonstration in ``dojo/demos.py`` that computes the answer's numbers live.
 """
 
 from __future__ import annotations
 
 import difflib
+import textwrap
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +20,26 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 REGISTRY_FILE = Path(__file__).with_name("registry.toml")
 DIFFICULTIES = ("easy", "medium", "hard")
+#: A model answer, re-wrapped at ANSWER_WIDTH columns, takes ANSWER_LINES lines (both ends
+#: included). That is how `dojo followups --answers` shows it, behind a 5-column indent.
+ANSWER_LINES = (3, 8)
+ANSWER_WIDTH = 95
+FOLLOWUP_KEYS = ("question", "answer", "demo")
+
+
+@dataclass(frozen=True)
+class Followup:
+    """An interviewer's follow-up question, its model answer and, optionally, the name of a
+    demonstration in ``dojo.demos`` that computes the answer's numbers live."""
+
+    question: str
+    answer: str
+    demo: str | None = None
+
+    def answer_lines(self, width: int = ANSWER_WIDTH) -> list[str]:
+        """The answer as shown: its words re-wrapped at ``width`` (the file's line breaks are
+        only for editing)."""
+        return textwrap.wrap(" ".join(self.answer.split()), width)
 
 
 @dataclass(frozen=True)
@@ -25,8 +50,13 @@ class Kata:
     difficulty: str
     minutes: int
     hints: tuple[str, ...]
-    followups: tuple[str, ...]
+    followup_answers: tuple[Followup, ...]
     track: str
+
+    @property
+    def followups(self) -> tuple[str, ...]:
+        """The follow-up questions alone, in order."""
+        return tuple(f.question for f in self.followup_answers)
 
     @property
     def stub_path(self) -> Path:
@@ -45,11 +75,37 @@ class RegistryError(ValueError):
     """The registry file itself is malformed."""
 
 
+def _followup(path: Path, module: str, entry) -> Followup:
+    if not isinstance(entry, dict):
+        raise RegistryError(f"{path}: {module}: a follow-up must be a [[kata.followup]] table")
+    unknown = sorted(set(entry) - set(FOLLOWUP_KEYS))
+    if unknown:
+        raise RegistryError(
+            f"{path}: {module}: a follow-up has unknown keys {unknown} (it takes {FOLLOWUP_KEYS}; "
+            "keys of the kata itself must come before its [[kata.followup]] tables)"
+        )
+    for key in FOLLOWUP_KEYS:
+        if key in entry and not isinstance(entry[key], str):
+            raise RegistryError(f"{path}: {module}: a follow-up's {key} must be a string")
+    return Followup(question=entry.get("question", ""), answer=entry.get("answer", ""), demo=entry.get("demo"))
+
+
 def _load(path: Path = REGISTRY_FILE) -> tuple[Kata, ...]:
     with open(path, "rb") as f:
         raw = tomllib.load(f)
+    return parse(raw, path)
+
+
+def parse(raw: dict, path: Path = REGISTRY_FILE) -> tuple[Kata, ...]:
+    """Katas from the registry's parsed TOML (``path`` only names it in errors)."""
     katas = []
     for entry in raw.get("kata", []):
+        if "followups" in entry:
+            raise RegistryError(
+                f"{path}: {entry.get('module', '?')}: `followups = [...]` is the old shape; write each "
+                "follow-up as a [[kata.followup]] table with a question and an answer"
+            )
+        followups = tuple(_followup(path, entry.get("module", "?"), f) for f in entry.get("followup", ()))
         try:
             katas.append(
                 Kata(
@@ -59,7 +115,7 @@ def _load(path: Path = REGISTRY_FILE) -> tuple[Kata, ...]:
                     difficulty=entry["difficulty"],
                     minutes=int(entry["minutes"]),
                     hints=tuple(entry["hints"]),
-                    followups=tuple(entry["followups"]),
+                    followup_answers=followups,
                     track=entry["track"],
                 )
             )
@@ -92,7 +148,10 @@ class UnknownKata(ValueError):
 
 
 def check_registry(katas: tuple[Kata, ...] = KATAS) -> list[str]:
-    """Every problem with the registry, as sentences (an empty list means it is sound)."""
+    """Every problem with the registry, as sentences (an empty list means it is sound).
+
+    Follow-ups are checked by ``followup_problems``: an answer counts its lines as shown, its
+    words re-wrapped at ANSWER_WIDTH (95) columns, and must take 3 to 8 of them."""
     problems = []
     seen = set()
     for k in katas:
@@ -107,9 +166,32 @@ def check_registry(katas: tuple[Kata, ...] = KATAS) -> list[str]:
             problems.append(f"{k.module}: minutes must be positive")
         if not k.hints or any(not h.strip() for h in k.hints):
             problems.append(f"{k.module}: needs hints, none empty")
-        if not k.followups or any(not q.strip() for q in k.followups):
-            problems.append(f"{k.module}: needs follow-up questions, none empty")
+        problems += followup_problems(k)
         for what, path in (("stub", k.stub_path), ("solution", k.solution_path), ("tests", k.test_path)):
             if not path.is_file():
                 problems.append(f"{k.module}: {what} file {path.relative_to(ROOT)} is missing")
+    return problems
+
+
+def followup_problems(kata: Kata) -> list[str]:
+    """What is wrong with a kata's follow-ups: none at all, an empty question, an answer that is
+    missing or, re-wrapped at ANSWER_WIDTH columns, shorter or longer than ANSWER_LINES lines,
+    or a demo name that ``dojo.demos`` does not define."""
+    from dojo.demos import DEMOS
+
+    if not kata.followup_answers:
+        return [f"{kata.module}: needs follow-up questions"]
+    low, high = ANSWER_LINES
+    problems = []
+    for i, f in enumerate(kata.followup_answers, 1):
+        where = f"{kata.module}: follow-up {i}"
+        if not f.question.strip():
+            problems.append(f"{where} has an empty question")
+        lines = len(f.answer_lines())
+        if not lines:
+            problems.append(f"{where} has no answer")
+        elif not low <= lines <= high:
+            problems.append(f"{where}: its answer takes {lines} lines at {ANSWER_WIDTH} columns, not {low} to {high}")
+        if f.demo is not None and f.demo not in DEMOS:
+            problems.append(f"{where}: no demonstration called {f.demo!r} in dojo/demos.py")
     return problems
