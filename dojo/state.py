@@ -280,10 +280,10 @@ class Store:
 
 
 def check_oracle_cache(env: Env) -> bool:
-    """Can the judge memoise torch's answers in ``<state>/cache``? When that folder cannot be
+    """Can the judge keep torch's answers in ``<state>/cache``? When that folder cannot be
     written (a full disk, a read-only repository) the judge is told not to try
-    (``DOJO_ORACLE_CACHE=0``, inherited by its process), so it still gives its verdict, only
-    slower; said once. False when the cache is off."""
+    (``DOJO_ORACLE_READONLY=1``, inherited by its process): it still reads the answers shipped
+    with the repository and gives its verdict; said once. False when the cache is off."""
     if os.environ.get("CI") or os.environ.get("DOJO_ORACLE_CACHE", "1") == "0":
         return False
     probe = env.state_dir / "cache" / ".write-probe"
@@ -297,8 +297,8 @@ def check_oracle_cache(env: Env) -> bool:
                 probe.parent.rmdir()
             except OSError:
                 pass
-        os.environ["DOJO_ORACLE_CACHE"] = "0"
+        os.environ["DOJO_ORACLE_READONLY"] = "1"
         why = e.strerror if isinstance(e, CannotWrite) else f"cannot write {where(probe.parent, env)}: {reason(e)}"
-        env.warn_once(f"dojo: {why}; the judge asks torch afresh this time (slower).")
+        env.warn_once(f"dojo: {why}; the judge keeps no new oracle answers this time.")
         return False
     return True

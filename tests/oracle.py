@@ -28,6 +28,9 @@ from tests import answer_store
 
 _ROOT = Path(__file__).resolve().parent.parent
 _LIVE_ONLY = bool(os.environ.get("CI")) or os.environ.get("DOJO_ORACLE_CACHE", "1") == "0"
+#: ``DOJO_ORACLE_READONLY=1`` (the tool sets it when the state folder cannot be written): use
+#: the answers there are, keep no new ones.
+_READONLY = os.environ.get("DOJO_ORACLE_READONLY") == "1"
 #: ``DOJO_ORACLE_RECORD=FOLDER``: write exactly the answers this run used there (the build of
 #: the shipped answers), computing every one live.
 _RECORD = os.environ.get("DOJO_ORACLE_RECORD")
@@ -130,7 +133,7 @@ class _Oracle:
             answers.update(self.used)
             answer_store.write(folder / self.file, self.source, answers)
             self.used = {}
-        if self.new and not _LIVE_ONLY and not _RECORD:
+        if self.new and not _LIVE_ONLY and not _RECORD and not _READONLY:
             path = _cache_dir() / self.file
             answers = dict(self.new)  # newest first, then what other runs kept
             for key, values in answer_store.read(path, self.source).items():
