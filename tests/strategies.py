@@ -47,6 +47,20 @@ def distinct_dims(count: int, min_value: int = 1, max_value: int = 7):
     ).map(tuple)
 
 
+@st.composite
+def sometimes_coinciding(draw, dims, groups: tuple[tuple[int, ...], ...]):
+    """Sizes from ``dims`` (pairwise different), except in one example in four: then the sizes
+    at the positions of each group are made equal, the realistic case (n == m, d_k == d_v ==
+    d_model). Code may branch on shapes, and a bug that shows only when sizes coincide must be
+    caught too. Shrinks towards the distinct sizes, which explain a failure best."""
+    sizes = list(draw(dims))
+    if draw(st.integers(0, 3)) == 3:
+        for group in groups:
+            for i in group[1:]:
+                sizes[i] = sizes[group[0]]
+    return tuple(sizes)
+
+
 def valid_mask(rng: np.random.Generator, n: int, m: int, density: float) -> np.ndarray:
     """A bool (n, m) mask, True = may attend, with at least one allowed key in every row
     (by construction, never by rejection)."""
