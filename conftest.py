@@ -116,6 +116,7 @@ def pytest_configure(config):
 
     guard.install(Path(os.environ.get("DOJO_STATE_DIR", ROOT / ".dojo")), judged=impl, root=ROOT)
     config.dojo_watchdog = None
+    config.dojo_pending = []
 
 
 def _start_watchdog(config):
@@ -367,7 +368,7 @@ def pytest_runtest_makereport(item, call):
     if call.when == "call" or report.outcome != "passed":
         state = "passed" if report.passed else ("skipped" if report.skipped else "failed")
         message = ""
-        diagnosis = None
+        pending = False
         if isinstance(item, KataStatus):
             state = item.state
             message = item.problem
@@ -377,13 +378,14 @@ def pytest_runtest_makereport(item, call):
             if call.excinfo.errisinstance(KataTimeout):
                 item.config.dojo_hung.add(kata.module)
                 state = "timed-out"
-            diagnosis = _diagnose(item, kata) if first and state != "timed-out" else None
-            explained = _explain(item, kata, call.excinfo, diagnosis)
+            pending = first and state != "timed-out"
+            explained = _explain(item, kata, call.excinfo, pending)
             if explained is not None:
                 report.longrepr = explained
                 message = explained
             else:
                 message = str(call.excinfo.value)
+                pending = False
         elif report.skipped:
             message = str(report.longrepr[-1]) if isinstance(report.longrepr, tuple) else ""
         if call.when == "call" or report.failed or report.skipped:
@@ -395,9 +397,12 @@ def pytest_runtest_makereport(item, call):
                 "state": state,
                 "message": message,
             }
-            if report.failed and call.excinfo is not None and diagnosis is not None:
-                record["diagnosis"] = diagnosis.description
-                record["behaves_like"] = list(diagnosis.stems)
+            if pending:  # diagnosed at the end of the session, when no property runs any more
+                guarded = getattr(item, "funcargs", {}).get("kata")
+                hint = getattr(call.excinfo.value, "hint", None)
+                item.config.dojo_pending.append(
+                    (kata, report, record, list(getattr(guarded, "calls", [])), hint)
+                )
             item.config.dojo_records.append(record)
             _write_report(item.config, complete=False)  # what is known so far, if the run dies
     return report
@@ -410,22 +415,40 @@ def _title(item) -> str:
     return doc.strip().splitlines()[0]
 
 
-def _diagnose(item, kata):
-    """The known bug the judged file behaves like on its failing input, or None (see
-    dojo/diagnosis.py). Runs in the judge's process with every call time-limited."""
+#: Stands in a failure's text for the diagnosis until the end of the session.
+DIAGNOSIS_MARK = "\x00diagnosis\x00"
+
+
+def _diagnose_pending(config) -> None:
+    """Name the known bug each kata's first failure behaves like (dojo/diagnosis.py), or say
+    nothing. Done once the properties have all run: what the diagnosis imports and runs must
+    not change the examples of the properties after it. Every call is time-limited."""
     from dojo.diagnosis import diagnose
 
-    guarded = getattr(item, "funcargs", {}).get("kata")
-    fn = item.config.dojo_functions.get(kata.module)
-    if fn is None or guarded is None:
-        return None
-    try:
-        return diagnose(kata.module, kata.function, fn, list(guarded.calls))
-    except Exception:  # the diagnosis is a bonus: never let it break a verdict
-        return None
+    for kata, report, record, calls, hint in config.dojo_pending:
+        found = None
+        fn = config.dojo_functions.get(kata.module)
+        if fn is not None:
+            try:
+                found = diagnose(kata.module, kata.function, fn, calls)
+            except Exception:  # the diagnosis is a bonus: never let it break a verdict
+                found = None
+        text = record["message"]
+        if found is not None:
+            record["diagnosis"] = found.description
+            record["behaves_like"] = list(found.stems)
+            if hint:  # a generic hint gives way to what the diagnosis says
+                text = text.replace("\n" + _indent(hint), "")
+            text = text.replace(DIAGNOSIS_MARK, _indent(found.sentence()))
+        else:
+            text = text.replace("\n\n" + DIAGNOSIS_MARK, "")
+        record["message"] = text
+        if isinstance(report.longrepr, str):
+            report.longrepr = text
+    config.dojo_pending = []
 
 
-def _explain(item, kata, excinfo, diagnosis=None) -> str | None:
+def _explain(item, kata, excinfo, pending: bool = False) -> str | None:
     """The candidate-facing failure text, or None to keep pytest's own (a fault in the judge)."""
     from tests.judge import KataMismatch
 
@@ -433,8 +456,8 @@ def _explain(item, kata, excinfo, diagnosis=None) -> str | None:
     impl_file = item.config.dojo_impl / f"{kata.module}.py"
     if isinstance(exc, (KataMismatch, KataTimeout)):
         what = str(exc)
-        if isinstance(exc, KataMismatch) and exc.hint and diagnosis is None:
-            what += "\n" + exc.hint  # a generic hint; a diagnosis, when there is one, says more
+        if isinstance(exc, KataMismatch) and exc.hint:
+            what += "\n" + exc.hint  # a generic hint; taken out again if a diagnosis says more
         if isinstance(exc, KataTimeout):
             what = f"timed out: {exc}\n  The remaining properties of {kata.module} are skipped."
     else:
@@ -451,8 +474,8 @@ def _explain(item, kata, excinfo, diagnosis=None) -> str | None:
         if frame is not None:
             what += f"\n  at {_shown(impl_file)}, line {frame.lineno}: {frame.line}"
     lines = [f"{kata.module} — {_title(item)}", "", _indent(what)]
-    if diagnosis is not None:
-        lines += ["", _indent(diagnosis.sentence())]
+    if pending:
+        lines += ["", DIAGNOSIS_MARK]
     example = _falsifying_example(exc)
     if not example and getattr(exc, "inputs", None):
         import numpy as np
@@ -503,6 +526,8 @@ def pytest_sessionfinish(session, exitstatus):
     import sys
 
     config = session.config
+    if getattr(config, "dojo_pending", None):
+        _diagnose_pending(config)
     if getattr(config, "dojo_watchdog", None) is not None:
         config.dojo_watchdog.stop()
         config.dojo_watchdog = None
