@@ -476,17 +476,38 @@ def _explain(item, kata, excinfo, pending: bool = False) -> str | None:
     lines = [f"{kata.module} — {_title(item)}", "", _indent(what)]
     if pending:
         lines += ["", DIAGNOSIS_MARK]
-    example = _falsifying_example(exc)
-    if not example and getattr(exc, "inputs", None):
-        import numpy as np
-
-        with np.printoptions(precision=4, threshold=40):
-            example = "\n".join(f"{k}={v!r}" for k, v in exc.inputs.items())
-    if example:
-        label = "the input it hung on:" if isinstance(exc, KataTimeout) else "failing input (shrunk by Hypothesis):"
-        lines += ["", f"  {label}", _indent(example, 4)]
+    guarded = getattr(item, "funcargs", {}).get("kata")
+    calls = list(getattr(guarded, "calls", []) or [])
+    if isinstance(exc, KataTimeout) and getattr(exc, "inputs", None):
+        lines += ["", "  the input it hung on:", _indent(_call_text(kata.function, exc.inputs), 4)]
+    elif calls:  # in the kata's own argument names, as your function got them
+        label = "failing input (shrunk by Hypothesis), as your function got it:"
+        if len(calls) > 1:
+            label = f"failing input (shrunk by Hypothesis): the property called your function {len(calls)} times"
+        lines += ["", f"  {label}"]
+        for i, call_args in enumerate(calls[:2], 1):
+            text = _call_text(kata.function, call_args)
+            lines.append(_indent(text if len(calls) == 1 else f"call {i}: {text}", 4))
+        if len(calls) > 2:
+            lines.append(f"    (and {len(calls) - 2} more calls)")
+    else:
+        example = _falsifying_example(exc)
+        if example:
+            lines += ["", "  failing input (shrunk by Hypothesis):", _indent(example, 4)]
     lines += ["", f"  ({item.nodeid})"]
     return "\n".join(lines)
+
+
+def _call_text(function: str, kwargs: dict) -> str:
+    """``function(name=value, …)`` with arrays printed compactly, one argument a line."""
+    import numpy as np
+
+    parts = []
+    with np.printoptions(precision=4, threshold=40, edgeitems=3, linewidth=88):
+        for name, value in kwargs.items():
+            text = repr(value)
+            parts.append(f"{name}=" + text.replace("\n", "\n" + " " * (len(name) + 1)))
+    return f"{function}(\n" + _indent(",\n".join(parts), 4) + "\n)"
 
 
 def _falsifying_example(exc) -> str:

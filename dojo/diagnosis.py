@@ -33,7 +33,7 @@ RTOL = 1e-9
 ATOL = 1e-12
 #: Each call gets at most this long (one catalogue file hangs on purpose), and the whole
 #: diagnosis at most BUDGET seconds: past it, nothing is said rather than a verdict delayed.
-CALL_SECONDS = 0.5
+CALL_SECONDS = 0.25
 BUDGET = 1.5
 
 

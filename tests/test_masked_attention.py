@@ -318,14 +318,17 @@ FORMS = st.one_of(
     forms=("float32", "float32", "float32"),
 )
 def test_accepts_array_likes_and_returns_float64(kata, case, forms):
-    """Accepts lists, integer and float32 arrays for q, k and v; computes and returns float64"""
+    """Accepts lists, integer and float32 arrays for q, k and v, with the same answer as for float64 arrays of those values; returns float64"""
     args, values = {}, {}
     for name, form in zip(("q", "k", "v"), forms):
         args[name], values[name] = S.as_form(case[name], form)
     out, weights = run(kata, **args, mask=case["mask"])
-    want_out, want_weights = oracle.attention(values["q"], values["k"], values["v"], case["mask"])
+    # Compared with your own answer for the float64 values: whether that answer is right is
+    # what the other properties judge; this one only asks that the form changes nothing.
+    want_out, want_weights = run(kata, **values, mask=case["mask"])
     given = ", ".join(f"{name} as {form}" for name, form in zip(("q", "k", "v"), forms))
-    why = f"({given}: convert with np.asarray(..., dtype=np.float64) and compute in float64)"
+    why = (f"({given}) should give what the same values as float64 arrays give: convert with "
+           f"np.asarray(..., dtype=np.float64) and compute in float64")
     check_close(weights, want_weights, "weights", why)
     check_close(out, want_out, "out", why)
 
