@@ -166,6 +166,17 @@ def judge_in_subprocess(env: Env, kata: registry.Kata, impl_dir: Path, timeout: 
         return read_verdict(kata, report, time.monotonic() - start, output)
 
 
+def _die_with_parent() -> None:
+    """Linux: this process gets SIGKILL when the tool that forked it dies, even by kill -9."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 def shard_count() -> int:
     """How many forked judges share one kata's properties: one per core, two at most."""
     try:
@@ -277,6 +288,7 @@ class WarmJudge:
         code = 3
         try:  # the child: its own process group, default signals, then a pytest run
             os.setpgid(0, 0)
+            _die_with_parent()
             for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGWINCH,
                         signal.SIGCHLD, signal.SIGALRM, signal.SIGPIPE):
                 signal.signal(sig, signal.SIG_DFL)

@@ -324,3 +324,57 @@ def test_watch_in_a_real_terminal(sandbox, solution):
     finally:
         proc.kill()
         os.close(master)
+
+
+def test_killing_the_tool_kills_its_judge(sandbox):
+    """kill -9 of `dojo watch` while it judges: the forked judge does not run on."""
+    sandbox.write_kata("softmax", HANGS_IN_C)
+    proc = sandbox.popen("watch", "softmax")
+    out: list[str] = []
+    try:
+        _read_until(proc.stdout, "checking…", 60, out)
+        deadline = time.monotonic() + 30
+        judges = []
+        while not judges and time.monotonic() < deadline:  # the judge is forked from the tool
+            judges = _children_of(proc.pid)
+            time.sleep(0.05)
+        assert judges, "no judge process was started"
+        proc.kill()
+        proc.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        while any(_alive(pid) for pid in judges) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not [pid for pid in judges if _alive(pid)], "the judge outlived the tool"
+    finally:
+        proc.kill()
+
+
+HANGS_IN_C = '''import itertools
+
+import numpy as np
+
+
+def softmax(x, axis=-1):
+    sum(itertools.repeat(1))  # a loop inside C: no alarm reaches it
+'''
+
+
+def _children_of(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = open(f"/proc/{entry}/stat").read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(stat[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    except OSError:
+        return False
+    return stat[0] != "Z"
