@@ -141,29 +141,50 @@ def read_verdict(kata: registry.Kata, report: Path | list[Path], seconds: float,
 
 
 def judge(env: Env, kata: registry.Kata, impl_dir: Path, timeout: float = RUN_TIMEOUT) -> Verdict:
-    """Judge ``impl_dir/<kata>.py``: in forked shards where the system can fork, else in a fresh
-    pytest process."""
-    if hasattr(os, "fork"):
-        return WarmJudge(env).judge(kata, impl_dir, timeout)
-    return judge_in_subprocess(env, kata, impl_dir, timeout)
+    """Judge ``impl_dir/<kata>.py`` in fresh pytest processes, one per shard (``dojo test``).
+
+    Fresh processes, not forks of this one: a forked judge inherits this process's memory, and
+    Hypothesis's derandomised examples were seen to depend on it (its labels hash reprs that
+    hold addresses), so a fork could ask the oracle about examples whose answers are not
+    shipped, and import torch. A fresh process draws what plain pytest draws."""
+    with tempfile.TemporaryDirectory(prefix="dojo-") as tmp:
+        n = shard_count()
+        reports = [Path(tmp) / f"verdict{i}.json" for i in range(n)]
+        log = Path(tmp) / "output.txt"
+        start = time.monotonic()
+        procs: list[subprocess.Popen] = []
+        try:
+            with open(log, "ab") as out:
+                for i in range(n):
+                    shard = f"{i}/{n}" if n > 1 else None
+                    procs.append(subprocess.Popen(
+                        [sys.executable, "-m", "pytest", *pytest_args(env, kata, impl_dir, reports[i], shard)],
+                        cwd=env.root, env=child_environ(), stdin=subprocess.DEVNULL, stdout=out,
+                        stderr=out, start_new_session=True,  # its own process group, killed as one
+                    ))
+            deadline = start + timeout
+            while any(p.poll() is None for p in procs):
+                if time.monotonic() > deadline:
+                    return Verdict(kata.module, "timed-out", seconds=timeout,
+                                   detail=f"the judge did not finish within {timeout:g} s")
+                time.sleep(0.01)
+        finally:  # also on Ctrl-C: no judge outlives the run, nor anything it started
+            for p in procs:
+                try:
+                    if hasattr(os, "killpg"):
+                        os.killpg(p.pid, signal.SIGKILL)
+                    else:
+                        p.kill()
+                except OSError:
+                    pass
+                p.wait()
+        output = log.read_text(errors="replace") if log.exists() else ""
+        return read_verdict(kata, reports, time.monotonic() - start, output)
 
 
 def judge_in_subprocess(env: Env, kata: registry.Kata, impl_dir: Path, timeout: float = RUN_TIMEOUT) -> Verdict:
-    """Judge ``impl_dir/<kata>.py`` in a fresh pytest process."""
-    with tempfile.TemporaryDirectory(prefix="dojo-") as tmp:
-        report = Path(tmp) / "verdict.json"
-        cmd = [sys.executable, "-m", "pytest", *pytest_args(env, kata, impl_dir, report)]
-        start = time.monotonic()
-        try:
-            proc = subprocess.run(
-                cmd, cwd=env.root, env=child_environ(), capture_output=True, text=True,
-                timeout=timeout, stdin=subprocess.DEVNULL,
-            )
-            output = proc.stdout + proc.stderr
-        except subprocess.TimeoutExpired:
-            return Verdict(kata.module, "timed-out", seconds=timeout,
-                           detail=f"the judge did not finish within {timeout:g} s")
-        return read_verdict(kata, report, time.monotonic() - start, output)
+    """Judge ``impl_dir/<kata>.py`` in fresh pytest processes (where there is no fork)."""
+    return judge(env, kata, impl_dir, timeout)
 
 
 def _die_with_parent() -> None:
