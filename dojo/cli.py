@@ -500,7 +500,7 @@ def watch_loop(env, store, judge, keys, kata, debounce: float) -> int:
     passed = False
     nxt = None
     while True:
-        key = keys.poll(0.1)
+        key = keys.poll(0.05)
         if key in ("q", "Q"):
             env.say("Bye.")
             return Exit.OK
@@ -579,7 +579,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_restore)
     p = sub.add_parser("watch", help="re-judge on every save (keys: h hint, q quit)")
     p.add_argument("kata", nargs="?", help=KATA_HELP + " (default: the next one to do)")
-    p.add_argument("--debounce", type=float, default=0.15, help=argparse.SUPPRESS)
+    p.add_argument("--debounce", type=float, default=0.05, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_watch)
     p = sub.add_parser("reset", help="put the stub back (your file is backed up first)")
     p.add_argument("kata", help=KATA_HELP)

@@ -59,7 +59,7 @@ SESSION_VERSION = 1
 RECORD_VERSION = 1
 HINT_COST = 10  #: points per hint
 TIME_BONUS = 20  #: points for a passing answer submitted at 0:00, falling to 0 at the limit
-TICK = 0.1  #: seconds between looks at the keys, the clock and the attempt file
+TICK = 0.05  #: seconds between looks at the keys, the clock and the attempt file
 KEYS_HELP = "s submit · t test · h hint · q abandon"
 MAX_MINUTES = 24 * 60  #: --minutes: at most a day per problem
 MAX_AT = 24 * 3600.0  #: --at: at most a day into the interview
@@ -1000,7 +1000,7 @@ def register(sub) -> None:
     p.add_argument("--answer", metavar="FILE", help="scripted: copy FILE in as the answer, judge and submit it")
     p.add_argument("--at", type=number(0, MAX_AT, "seconds"), metavar="SECONDS",
                    help="with --answer: when it is copied in (clock time)")
-    p.add_argument("--debounce", type=number(0, 10, "seconds"), default=0.15, help=argparse.SUPPRESS)
+    p.add_argument("--debounce", type=number(0, 10, "seconds"), default=0.05, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_interview)
     p = sub.add_parser("history", help="past interviews, personal bests and a chart of time used")
     p.add_argument("kata", nargs="?", help="only this kata")
