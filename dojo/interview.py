@@ -531,9 +531,14 @@ class Interview:
         for line in contract(env, docstring_of(source, kata.function)):
             say("    " + line if line else "")
         say()
-        say(paint(env, "What the judge checks", "bold") + " (property tests against PyTorch, float64):")
-        for _, statement in properties_of(env.test_file(kata)):
-            say(f"  • {statement}")
+        checks = properties_of(env.test_file(kata))
+        if self.session.get("coach"):
+            say(paint(env, "What the judge checks", "bold") + " (property tests against PyTorch, float64):")
+            for _, statement in checks:
+                say(f"  • {statement}")
+        else:  # their titles would hand over the classic mistakes: shown once the interview ends
+            say(paint(env, "What the judge checks:", "bold") + f" {len(checks)} property tests against PyTorch "
+                "(float64). Their titles are shown when the interview ends (--coach shows them now).")
         say()
         if self.answer is None:
             judged = "every save is judged" if self.session.get("watch", True) else "press t to judge"
@@ -839,7 +844,7 @@ class Interview:
         if attempted and outcome != "abandoned":
             rec["score"] = score(rec["passed"], rec["total"], rec["hints"], used, cur["limit_s"],
                                  outcome == "passed")
-        self.report(rec, final)
+        self.report(rec, final, graded.get("properties"))
         return rec
 
     def grade(self, frozen: bytes, final: Path | None) -> dict:
@@ -854,7 +859,7 @@ class Interview:
                 v = self.judge.judge(self.kata, Path(tmp))
         return {**v.summary(), "seconds": round(v.seconds, 2)}
 
-    def report(self, rec: dict, final: Path | None) -> None:
+    def report(self, rec: dict, final: Path | None, properties: list | None = None) -> None:
         env, kata, say = self.env, self.kata, self.say
         ended = ENDED_WORDS[rec["ended_by"]]
         if not rec["attempted"]:
@@ -899,6 +904,15 @@ class Interview:
         say(paint(env, f"Interview over: {kata.module} — {kata.title}", "bold"))
         for name, value in rows:
             say(f"  {name:<15}{value}")
+        if properties and rec["attempted"]:
+            say()
+            say(paint(env, "What the judge checked", "bold") + " (the graded copy):")
+            for title, passed in properties:
+                say(self.screen.wrap(paint(env, "  ✓ ", "green") + title if passed else paint(env, "  ✗ ", "red") + title, "    "))
+        if rec["attempted"] and rec["state"] != "passed" and final is not None:
+            say()
+            say(f"Next: `dojo compare {kata.module} --file {final}` shows where your answer and the "
+                "reference part ways.")
         say()
         say(paint(env, "The interviewer's follow-up questions:", "bold"))
         for i, q in enumerate(kata.followups, 1):

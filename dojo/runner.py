@@ -60,6 +60,8 @@ class Verdict:
             "total": self.total,
             "first_failure": first,
             "diagnosis": self.diagnosis,
+            # every property, for the interview report: [title, passed?]
+            "properties": [[r["title"], r["state"] == "passed"] for r in self.records],
         }
 
 

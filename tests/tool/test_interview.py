@@ -438,3 +438,16 @@ def test_in_a_real_terminal_the_countdown_redraws_and_a_save_is_judged(sandbox, 
         subprocess.run(tmux + ["kill-server"], capture_output=True)
     rec = only_record(sandbox)
     assert (rec["outcome"], rec["used_s"], rec["passed"]) == ("abandoned", 75.0, N - 1)
+
+
+def test_the_statement_hides_the_property_titles_until_the_interview_ends(sandbox, nan_bug):
+    titles = [statement for _, statement in properties_of(KATA.test_path)]
+    r = sandbox.run("interview", "softmax", "--answer", str(nan_bug), "--at", "60")
+    statement, report = r.out.split("Interview over:", 1)
+    assert not [t for t in titles if t in statement]  # the classic mistakes are not handed over
+    assert f"{len(titles)} property tests" in statement
+    assert all(t in report for t in titles)  # afterwards, every property with ✓ or ✗
+    assert "  ✗ " in report and "  ✓ " in report
+    assert f"Next: `dojo compare softmax --file " in report and "/final/softmax.py` " in report
+    coached = sandbox.run("interview", "softmax", "--coach", "--answer", str(nan_bug), "--at", "60")
+    assert all(t in coached.out.split("Interview over:", 1)[0] for t in titles)
