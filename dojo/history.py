@@ -82,10 +82,25 @@ def append(env: Env, record: dict) -> Path | None:
     return None
 
 
+def attempts(records: list[dict]) -> list[dict]:
+    """One record per kata attempt, oldest first: a single interview's record as it is, and
+    each stage of an interview loop (``"kind": "loop"``, its ``stages`` a list of records of the
+    single-interview shape) as its own record, with ``"loop"`` set to the loop's id. Stages
+    that are not objects with a ``kata`` are skipped (readers take what they understand)."""
+    out = []
+    for r in records:
+        stages = r.get("stages")
+        if r.get("kind") == "loop" and isinstance(stages, list):
+            out += [{**s, "loop": r.get("id")} for s in stages if isinstance(s, dict) and "kata" in s]
+        else:
+            out.append(r)
+    return out
+
+
 def best_times(env: Env) -> dict[str, float]:
-    """Fastest passing interview time (seconds) per kata."""
+    """Fastest passing interview time (seconds) per kata, loop stages included."""
     best: dict[str, float] = {}
-    for r in read(env):
+    for r in attempts(read(env)):
         used, kata = finite(r.get("used_s")), r.get("kata")
         if r.get("outcome") == "passed" and used is not None and isinstance(kata, str):
             best[kata] = min(best.get(kata, math.inf), used)
