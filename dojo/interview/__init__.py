@@ -1,0 +1,78 @@
+"""``dojo interview``: a timed mock interview.  ``dojo history``: the interviews so far.
+
+One interview is a queue of problems (katas), each with its own clock. For each problem:
+
+1. a fresh attempt file, copied from the kata's stub, goes into
+   ``<state>/attempts/<stamp>-<kata>/<kata>.py`` (katas/ is never touched, and practice
+   verdicts in state.json are never changed);
+2. the statement is shown (the contract ``dojo show`` prints, and how many properties the
+   judge checks; their titles only with ``--coach``) and the clock starts;
+3. the attempt file is polled (content hash, debounced); every save is judged by a warm
+   judge and only the count of passing properties is shown (``--coach``: the whole verdict).
+   Keys: ``s`` submit, ``t`` run the tests now, ``h`` hint (costs points), ``q`` abandon;
+4. it ends on submit, abandon, Ctrl-C (an abandon that keeps everything) or time running
+   out. Time running out is a hard stop: the file as last seen before the deadline is frozen
+   into ``final/<kata>.py`` and that copy is graded;
+5. a report (time, properties, judge runs, hints, first failing property, score, follow-up
+   questions) is printed and one record is appended to ``<state>/history.jsonl``.
+
+Time. While the process runs, elapsed time comes from ``env.clock`` (monotonic). The running
+interview is persisted to ``<state>/interview.json`` once a second as *elapsed seconds* plus
+the *wall-clock time of that tick*; ``--resume`` adds the wall-clock gap since the last tick,
+so closing the terminal never pauses the clock (docs/interview.md).
+
+Where things live:
+
+==================  ===========================================================================
+``command.py``      the command: arguments, picking katas, the queue of problems (start, resume,
+                    statement, one problem after another)
+``state.py``        the open interview as dataclasses (Session, Entry, Problem, Loop) and
+                    ``interview.json``: read, checked, written, set aside
+``attempt.py``      one attempt folder and file: the stub, what was seen before the deadline
+``live.py``         the live loop: keys, clock, countdown line, warnings, hints
+``scripted.py``     ``--answer FILE --at SECONDS``: the same interview, driven by files
+``judging.py``      a judge run on save/t/s as the interviewer shows it; grading the frozen copy
+``finish.py``       how a problem ends, **the hard stop that freezes the file**, and its record
+``report.py``       the score and the report
+``history_view.py`` ``dojo history``
+==================  ===========================================================================
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from dojo.cli import number
+from dojo.interview.command import cmd_interview
+from dojo.interview.history_view import cmd_history
+
+MAX_MINUTES = 24 * 60  #: --minutes: at most a day per problem
+MAX_AT = 24 * 3600.0  #: --at: at most a day into the interview
+
+__all__ = ["cmd_history", "cmd_interview", "register"]
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "interview", help="a timed mock interview (keys: s submit, t test, h hint, q abandon)",
+        description="A timed mock interview: a fresh attempt file per kata, a countdown, every save "
+                    "judged (you see how many properties pass), a hard stop, a report and follow-up "
+                    "questions. See docs/interview.md.",
+    )
+    p.add_argument("katas", nargs="*", metavar="KATA", help="the problems (default: the next unsolved kata)")
+    p.add_argument("--minutes", type=number(0, MAX_MINUTES, "minutes", low_open=True),
+                   help="minutes per problem (default: the kata's own)")
+    p.add_argument("--random", action="store_true", help="pick an unsolved kata at random")
+    p.add_argument("--coach", action="store_true", help="show the whole verdict, failing inputs included")
+    p.add_argument("--manual", action="store_true", help="do not judge on save; press t to run the tests")
+    p.add_argument("--resume", action="store_true", help="continue an interview whose terminal was closed")
+    p.add_argument("--answer", metavar="FILE", action="append",
+                   help="scripted: copy FILE in as the answer, judge and submit it")
+    p.add_argument("--at", type=number(0, MAX_AT, "seconds"), metavar="SECONDS", action="append",
+                   help="with --answer: when it is copied in (clock time)")
+    p.add_argument("--debounce", type=number(0, 10, "seconds"), default=0.05, help=argparse.SUPPRESS)
+    p.set_defaults(func=cmd_interview)
+    p = sub.add_parser("history", help="past interviews, personal bests and a chart of time used")
+    p.add_argument("kata", nargs="?", help="only this kata")
+    p.add_argument("--all", action="store_true", help="every attempt, not just the last 20")
+    p.set_defaults(func=cmd_history)

@@ -1,0 +1,161 @@
+"""The live interview: keys, the clock and the countdown line, until the problem ends.
+
+Keys: ``s`` submit, ``t`` run the tests now, ``h`` hint (costs points), ``q`` abandon (asks
+first). The attempt file is polled (content hash) every TICK and judged once it has held
+still for the debounce time. Ctrl-C abandons; a hang-up or terminate detaches (the interview
+stays open for --resume). The clock reaching the limit is the hard stop (finish.py).
+"""
+
+from __future__ import annotations
+
+import signal
+import time
+
+from dojo.interview.attempt import Attempt
+from dojo.interview.finish import Ended, finish, hard_stop
+from dojo.interview.report import HINT_COST
+from dojo.interview.screen import Detached, clock_text
+from dojo.render import STATE_LABELS, paint, pass_count
+
+TICK = 0.05  #: seconds between looks at the keys, the clock and the attempt file
+KEYS_HELP = "s submit · t test · h hint · q abandon"
+
+
+def play(iv, a: Attempt) -> Ended:
+    noticed = a.problem.seen
+    changed_at = time.monotonic()
+    pending = None  # ("submit", frozen bytes, summary) or ("abandon",): waiting for y/n
+    clock = Clock(iv, a)
+    limit = a.problem.limit_s
+    while True:
+        got, iv.signals.got = iv.signals.got, None
+        if got == signal.SIGINT:
+            iv.say()
+            iv.say(paint(iv.env, "Ctrl-C: the interview is abandoned.", "yellow")
+                   + " Your attempt file stays and the attempt is recorded.")
+            return finish(iv, a, "interrupt", a.elapsed())
+        if got is not None:
+            raise Detached(got)
+        e = a.elapsed()
+        if e >= limit:
+            return hard_stop(iv, a)
+        clock.tick(e)
+        key = iv.keys.poll(TICK)
+        if iv.signals.got is not None or a.elapsed() >= limit:
+            continue
+        if pending is not None and key is not None:
+            if key in ("y", "Y"):
+                if pending[0] == "abandon":
+                    return finish(iv, a, "abandon", a.elapsed())
+                return finish(iv, a, "submit", a.elapsed(), frozen=pending[1], graded=pending[2])
+            pending = None
+            iv.say("Carrying on.")
+            continue
+        if key in ("q", "Q"):
+            pending = ("abandon",)
+            iv.say("Abandon this interview? The attempt is recorded as abandoned. [y/N]")
+        elif key in ("h", "H"):
+            hint(iv, a)
+        elif key in ("t", "T"):
+            a.observe()
+            noticed = a.problem.seen
+            iv.judging.test_now(a)
+        elif key in ("s", "S"):
+            a.observe()
+            noticed = a.problem.seen
+            frozen = a.seen_bytes
+            if a.untouched(frozen):
+                pending = ("submit", frozen, None)
+                iv.say("Nothing is written yet. Submit anyway (recorded as no attempt)? [y/N]")
+                continue
+            pressed = a.elapsed()
+            summary = iv.judging.test_now(a, follow=False)
+            if summary["state"] == "passed":  # submitted when s was pressed, however long the judge took
+                return finish(iv, a, "submit", pressed, frozen=frozen, graded=summary)
+            if a.elapsed() >= limit:
+                continue
+            pending = ("submit", frozen, summary)
+            iv.say(f"{pass_count(summary['passed'], summary['total'])}. Submit anyway? [y/N]")
+        if a.observe():
+            changed_at = time.monotonic()
+        if a.problem.seen != noticed and time.monotonic() - changed_at >= iv.debounce:
+            noticed = a.problem.seen
+            if iv.session.watch:
+                iv.judging.check(a)
+            else:
+                iv.say(f"[{clock_text(a.elapsed())}] saved.  (t runs the tests)")
+
+
+def hint(iv, a: Attempt) -> None:
+    hints, p = a.kata.hints, a.problem
+    used = p.hints
+    if used >= len(hints):
+        iv.say(f"No more hints: all {len(hints)} are shown above.")
+        return
+    p.hints = used + 1
+    iv.save()
+    head = f"hint {used + 1} of {len(hints)}"
+    text = iv.screen.wrap(f"{head} (−{HINT_COST} points): {hints[used]}", "  ")
+    iv.say(paint(iv.env, head, "yellow", "bold") + text[len(head):])
+
+
+def warnings(iv, a: Attempt, e: float, now_words: bool = True) -> None:
+    """Half time and the last 10%, each said once (after a jump, only the latest)."""
+    p, limit = a.problem, a.problem.limit_s
+    if now_words:
+        due = [("half", 0.5, f"Half time: {clock_text(limit - e)} left."),
+               ("last", 0.9, f"{clock_text(limit - e)} left (the last 10%): make sure your answer is saved; "
+                             "s submits it.")]
+    else:  # a scripted clock jumps: say when each warning fell due
+        due = [("half", 0.5, "Half time."), ("last", 0.9, "The last 10%.")]
+    due = [w for w in due if e >= w[1] * limit and w[0] not in p.warned]
+    if not due:
+        return
+    if now_words:
+        p.warned += [name for name, _, _ in due]
+        iv.save()
+        iv.say(paint(iv.env, f"[{clock_text(e)}] {due[-1][2]}", "yellow", "bold"))
+    else:
+        for name, frac, text in due:
+            p.warned.append(name)
+            iv.say(f"[{clock_text(frac * limit)}] {text}")
+
+
+class Clock:
+    """Once a second the clock is persisted; the countdown line is redrawn every tick."""
+
+    def __init__(self, iv, a: Attempt):
+        self.iv, self.a = iv, a
+        self.last_second = None
+        self.last_bucket = None
+
+    def tick(self, e: float) -> None:
+        iv, p = self.iv, self.a.problem
+        limit = p.limit_s
+        second = int(e)
+        if second != self.last_second:
+            self.last_second = second
+            iv.persist(self.a, e)
+        warnings(iv, self.a, e)
+        left = limit - e
+        colour = "red" if left <= 0.1 * limit else ("yellow" if left <= 0.5 * limit else "green")
+        v = p.verdict
+        if not v:
+            judged = "not judged yet"
+        elif v.get("total"):
+            judged = pass_count(v["passed"], v["total"])
+        else:
+            judged = STATE_LABELS.get(v.get("state"), (str(v.get("state")),))[0]
+        if iv.screen.live:
+            head = f"⏱ {iv.stage_words()}{clock_text(e)} used · "
+            tail = f" │ {judged} │ {KEYS_HELP}"
+            room = iv.screen.columns() - 1 - len(head) - len(f"{clock_text(left)} left")
+            if len(tail) > room:  # a line that wraps cannot be redrawn in place: say less
+                tail = f" │ {judged}"[: max(0, room)]
+            iv.screen.status(head + paint(iv.env, f"{clock_text(left)} left", colour) + tail)
+        else:
+            every = min(60.0, max(10.0, limit / 10))
+            bucket = int(e // every)
+            if bucket != self.last_bucket:
+                self.last_bucket = bucket
+                iv.say(f"⏱ {iv.stage_words()}{clock_text(e)} used · {clock_text(left)} left")

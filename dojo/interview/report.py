@@ -1,0 +1,120 @@
+"""What an interview says at the end: the score, and the report of one problem.
+
+Score (also in docs/interview.md): ``100 × passed/total − 10 per hint``, plus a time bonus
+of up to 20 points (``20 × time left / limit``) for a passing answer submitted in time;
+rounded, never below 0. An untouched attempt is "no attempt" (no score), and an abandoned
+one is not scored.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dojo.interview.screen import clock_text
+from dojo.render import STATE_LABELS, paint, pass_count
+
+HINT_COST = 10  #: points per hint
+TIME_BONUS = 20  #: points for a passing answer submitted at 0:00, falling to 0 at the limit
+
+RESULT_WORDS = {"passed": "passed", "failed": "failed", "timed-out": "time ran out", "abandoned": "abandoned"}
+ENDED_WORDS = {"submit": "submitted", "time": "time ran out", "abandon": "abandoned",
+               "interrupt": "abandoned with Ctrl-C"}
+
+
+def score(passed: int, total: int, hints: int, used_s: float, limit_s: float, in_time: bool) -> int:
+    """``100 × passed/total − 10 × hints``, + ``20 × time left / limit`` when it passed in time."""
+    base = 100 * passed / total if total else 0.0
+    bonus = TIME_BONUS * max(0.0, limit_s - used_s) / limit_s if in_time and limit_s > 0 else 0.0
+    return max(0, round(base - HINT_COST * hints + bonus))
+
+
+def score_formula(rec: dict) -> str:
+    in_time = rec["outcome"] == "passed"
+    bonus = round(TIME_BONUS * max(0.0, rec["limit_s"] - rec["used_s"]) / rec["limit_s"]) if in_time else 0
+    parts = f"100 × {rec['passed']}/{rec['total']}"
+    if rec["hints"]:
+        parts += f" − {HINT_COST} × {rec['hints']} hint{'s' if rec['hints'] != 1 else ''}"
+    parts += f" + {bonus} time bonus" if in_time else " (no time bonus: not submitted passing in time)"
+    return parts
+
+
+def failure_words(first: str | None) -> str | None:
+    """A first failure as a person says it: a property's title, or what is wrong with the file."""
+    if first in STATE_LABELS:
+        return {"not-started": "not started (the function still raises NotImplementedError)",
+                "cannot-import": "the file does not import",
+                "numpy-only": "breaks the NumPy-only rule",
+                "timed-out": "the code did not return in time"}.get(first, STATE_LABELS[first][0])
+    return first
+
+
+def result_text(env, rec: dict) -> str:
+    ended = ENDED_WORDS[rec["ended_by"]]
+    if not rec["attempted"]:
+        return paint(env, "no attempt", "bold") + f" ({ended}; nothing written yet)"
+    return {
+        "passed": paint(env, "passed", "green", "bold") + ": all properties pass, submitted in time",
+        "failed": paint(env, "failed", "red", "bold") + ": submitted with failing properties",
+        "timed-out": paint(env, "time ran out", "red", "bold") + " (hard stop; the frozen copy is graded)",
+        "abandoned": paint(env, ended, "yellow", "bold"),
+    }[rec["outcome"]]
+
+
+def properties_text(rec: dict) -> str:
+    if rec["outcome"] == "abandoned" and rec["attempted"] and rec["total"]:
+        return f"{pass_count(rec['passed'], rec['total'])} (at the last judge run)"
+    if rec["total"]:
+        return pass_count(rec["passed"], rec["total"])
+    if rec["state"]:
+        return failure_words(rec["state"])
+    return "—"
+
+
+def report(iv, kata, ended, path: Path) -> None:
+    """The report of one problem: result, time, properties, hints, score, what was checked."""
+    env, say, rec, final = iv.env, iv.say, ended.record, ended.final
+    if rec["score"] is not None:
+        points = f"{rec['score']}   = {score_formula(rec)}"
+    elif not rec["attempted"]:
+        points = "— (no attempt)"
+    else:
+        points = "— (abandoned attempts are not scored)"
+    first = failure_words(rec["first_failure"]) if rec["state"] != "passed" else None
+    rows = [
+        ("result", result_text(env, rec)),
+        ("time", f"{clock_text(rec['used_s'])} of {clock_text(rec['limit_s'])}"
+                 + (f"  ({clock_text(rec['closed_s'])} while closed)" if rec["closed_s"] else "")),
+        ("properties", properties_text(rec)),
+        ("judge runs", str(rec["judge_runs"])),
+        ("hints", f"{rec['hints']}" + (f" (−{HINT_COST * rec['hints']} points)" if rec["hints"] else "")),
+        ("first failure", first or "—"),
+        *([("behaves like", rec["diagnosis"])] if rec.get("diagnosis") and first else []),
+        ("score", points),
+        ("attempt", str(path)),
+    ]
+    if final is not None:
+        rows.append(("graded copy", str(final)))
+    say()
+    say(paint(env, f"Interview over: {kata.module} — {kata.title}", "bold"))
+    for name, value in rows:
+        say(f"  {name:<15}{value}")
+    checked(iv, kata, ended)
+    say()
+    say(paint(env, "The interviewer's follow-up questions:", "bold"))
+    for i, q in enumerate(kata.followups, 1):
+        say(iv.screen.wrap(f"  {i}. {q}", "     "))
+
+
+def checked(iv, kata, ended) -> None:
+    """Every property ✓/✗ (for the graded copy) and, after a failure, where to look next."""
+    env, say, rec = iv.env, iv.say, ended.record
+    if ended.properties and rec["attempted"]:
+        say()
+        say(paint(env, "What the judge checked", "bold") + " (the graded copy):")
+        for title, passed in ended.properties:
+            mark = paint(env, "  ✓ ", "green") if passed else paint(env, "  ✗ ", "red")
+            say(iv.screen.wrap(mark + title, "    "))
+    if rec["attempted"] and rec["state"] != "passed" and ended.final is not None:
+        say()
+        say(f"Next: `dojo compare {kata.module} --file {ended.final}` shows where your answer and the "
+            "reference part ways.")
