@@ -52,6 +52,7 @@ class Kata:
     hints: tuple[str, ...]
     followup_answers: tuple[Followup, ...]
     track: str
+    next: str | None = None  #: the natural next question in an interview loop (a kata's module)
 
     @property
     def followups(self) -> tuple[str, ...]:
@@ -117,6 +118,7 @@ def parse(raw: dict, path: Path = REGISTRY_FILE) -> tuple[Kata, ...]:
                     hints=tuple(entry["hints"]),
                     followup_answers=followups,
                     track=entry["track"],
+                    next=entry.get("next"),
                 )
             )
         except KeyError as e:
@@ -167,10 +169,35 @@ def check_registry(katas: tuple[Kata, ...] = KATAS) -> list[str]:
         if not k.hints or any(not h.strip() for h in k.hints):
             problems.append(f"{k.module}: needs hints, none empty")
         problems += followup_problems(k)
+        problems += chain_problems(k, katas)
         for what, path in (("stub", k.stub_path), ("solution", k.solution_path), ("tests", k.test_path)):
             if not path.is_file():
                 problems.append(f"{k.module}: {what} file {path.relative_to(ROOT)} is missing")
     return problems
+
+
+def chain(start: Kata, katas: tuple[Kata, ...] | None = None) -> list[Kata]:
+    """The stages of an interview loop from ``start``: it, its ``next``, that one's ``next``…
+    (stopping before a kata seen already, or a ``next`` that names no kata)."""
+    by_module = {k.module: k for k in (katas if katas is not None else KATAS)}
+    stages = [start]
+    while stages[-1].next in by_module and by_module[stages[-1].next] not in stages:
+        stages.append(by_module[stages[-1].next])
+    return stages
+
+
+def chain_problems(kata: Kata, katas: tuple[Kata, ...]) -> list[str]:
+    """A ``next`` that names no kata, or a chain that comes back to a kata it passed."""
+    if kata.next is None:
+        return []
+    modules = {k.module for k in katas}
+    if not isinstance(kata.next, str) or kata.next not in modules:
+        return [f"{kata.module}: next = {kata.next!r} is not a kata"]
+    stages = chain(kata, katas)
+    last = stages[-1]
+    if last.next is not None and last.next in modules:
+        return [f"{kata.module}: its chain of next questions comes back to {last.next} (a loop never ends)"]
+    return []
 
 
 def followup_problems(kata: Kata) -> list[str]:

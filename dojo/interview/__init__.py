@@ -48,6 +48,7 @@ from dojo.interview.history_view import cmd_history
 
 MAX_MINUTES = 24 * 60  #: --minutes: at most a day per problem
 MAX_AT = 24 * 3600.0  #: --at: at most a day into the interview
+DEFAULT_LOOP_MINUTES = 45  #: --loop: the whole loop's clock
 
 __all__ = ["cmd_history", "cmd_interview", "register"]
 
@@ -62,12 +63,15 @@ def register(sub) -> None:
     p.add_argument("katas", nargs="*", metavar="KATA", help="the problems (default: the next unsolved kata)")
     p.add_argument("--minutes", type=number(0, MAX_MINUTES, "minutes", low_open=True),
                    help="minutes per problem (default: the kata's own)")
+    p.add_argument("--loop", action="store_true",
+                   help="an escalating loop: KATA (default: the first) and its next questions, one clock "
+                        f"({DEFAULT_LOOP_MINUTES} minutes unless --minutes)")
     p.add_argument("--random", action="store_true", help="pick an unsolved kata at random")
     p.add_argument("--coach", action="store_true", help="show the whole verdict, failing inputs included")
     p.add_argument("--manual", action="store_true", help="do not judge on save; press t to run the tests")
     p.add_argument("--resume", action="store_true", help="continue an interview whose terminal was closed")
     p.add_argument("--answer", metavar="FILE", action="append",
-                   help="scripted: copy FILE in as the answer, judge and submit it")
+                   help="scripted: copy FILE in as the answer, judge and submit it (--loop: once per stage)")
     p.add_argument("--at", type=number(0, MAX_AT, "seconds"), metavar="SECONDS", action="append",
                    help="with --answer: when it is copied in (clock time)")
     p.add_argument("--debounce", type=number(0, 10, "seconds"), default=0.05, help=argparse.SUPPRESS)

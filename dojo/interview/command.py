@@ -76,8 +76,9 @@ def cmd_interview(env: Env, args) -> int:
     if args.resume:
         if session is None:
             raise UsageError("no interview to resume. Start one with `dojo interview`.")
-        if args.katas or args.random or args.minutes is not None:
-            raise UsageError("--resume continues the interview as it was: no katas, --random or --minutes.")
+        if args.katas or args.random or args.minutes is not None or args.loop:
+            raise UsageError("--resume continues the interview as it was: no katas, --loop, --random "
+                             "or --minutes.")
         session.coach = session.coach or args.coach
         session.watch = session.watch and not args.manual
     else:
@@ -87,20 +88,34 @@ def cmd_interview(env: Env, args) -> int:
                 f"an interview ({cur}) is still open. Continue it with `dojo interview --resume` "
                 f"(press q there to abandon it)."
             )
-        katas = pick(env, args)
-        session = Session(queue=[Entry(k.module, 60.0 * (args.minutes or k.minutes)) for k in katas],
-                          coach=bool(args.coach), watch=not args.manual)
-    if answers and len(answers) != 1 and session.loop is None:
+        if args.loop:
+            from dojo.interview import loop
+
+            if len(args.katas) > 1 or args.random:
+                raise UsageError("--loop starts from one kata and follows its next questions: "
+                                 "`dojo interview --loop [KATA]` (default: the first kata).")
+            start = kata_arg(args.katas[0]) if args.katas else registry.KATAS[0]
+            session = loop.new_session(env, start, args.minutes, bool(args.coach), not args.manual)
+        else:
+            katas = pick(env, args)
+            session = Session(queue=[Entry(k.module, 60.0 * (args.minutes or k.minutes)) for k in katas],
+                              coach=bool(args.coach), watch=not args.manual)
+    left = len(session.queue) - session.index
+    if answers and session.loop is None and (len(answers) != 1 or left != 1):
         raise UsageError("--answer FILE answers one problem: name one kata.")
-    if answers and session.loop is None and len(session.queue) - session.index != 1:
-        raise UsageError("--answer FILE answers one problem: name one kata.")
+    if len(answers) > left:
+        raise UsageError(f"{len(answers)} --answer files, but only {left} stage{'s' if left != 1 else ''} to "
+                         "answer: give at most one per stage.")
     check_oracle_cache(env)
     judge = WarmJudge(env)  # the expensive imports happen before any clock starts
     keys = None if answers else Keys(env.stdin)
     script = [(Path(a).resolve(), ats[i] if i < len(ats) else None) for i, a in enumerate(answers)]
+    kind = Interview
+    if session.loop is not None:
+        from dojo.interview.loop import LoopInterview as kind
     try:
         with Signals() as signals:
-            return Interview(env, session, judge, keys, signals, script, args.debounce).run()
+            return kind(env, session, judge, keys, signals, script, args.debounce).run()
     finally:
         if keys is not None:
             try:
@@ -120,6 +135,7 @@ class Interview:
         self.signals = signals
         self.script = script  #: scripted mode: (answer file, clock time or None) per problem
         self.scripted = bool(script)
+        self.script_base = session.index  #: the script's first answer is for this problem
         self.debounce = debounce
         self.screen = Screen(env)
         self.say = self.screen.say
@@ -138,35 +154,46 @@ class Interview:
 
     # -- the queue ---------------------------------------------------------------------------
     def run(self) -> int:
-        records = []
-        s = self.session
         try:
-            while s.index < len(s.queue):
-                if s.current is None:
-                    if records and not self.ready_for_next():
-                        break
-                    problem = self.start(s.entry)
-                elif s.current.id in {r.get("id") for r in history.read(self.env)}:
-                    self.file_record(None)  # recorded already; only the session was not updated
-                    continue
-                else:
-                    problem = self.resume(s.current)
-                ended = self.play(problem)
-                report(self, self.playing.kata, ended, self.playing.path)
-                self.file_record(ended.record)
-                records.append(ended.record)
-                if ended.record["outcome"] == "abandoned":
-                    break
+            done = self.play_all()
         except Detached as d:
-            if s.current is not None and self.playing is not None:
+            if self.session.current is not None and self.playing is not None:
                 self.persist(self.playing, self.playing.elapsed())
             try:  # the terminal may be gone already
                 self.screen.clear()
-                self.env.warn("\nInterview paused: `dojo interview --resume` continues it "
+                self.env.warn(f"\n{self.paused_words}: `dojo interview --resume` continues it "
                               "(the clock keeps counting).")
             except OSError:
                 pass
             return 128 + d.signum
+        return self.conclude(done)
+
+    paused_words = "Interview paused"
+
+    def play_all(self) -> list[dict]:
+        """Play the queue's problems one after another (each reported and recorded as it ends)."""
+        records = []
+        s = self.session
+        while s.index < len(s.queue):
+            if s.current is None:
+                if records and not self.ready_for_next():
+                    break
+                problem = self.start(s.entry)
+            elif s.current.id in {r.get("id") for r in history.read(self.env)}:
+                self.file_record(None)  # recorded already; only the session was not updated
+                continue
+            else:
+                problem = self.resume(s.current)
+            ended = self.play(problem)
+            report(self, self.playing.kata, ended, self.playing.path)
+            self.file_record(ended.record)
+            records.append(ended.record)
+            if ended.record["outcome"] == "abandoned":
+                break
+        return records
+
+    def conclude(self, records: list[dict]) -> int:
+        s = self.session
         state.clear(self.env)
         left = len(s.queue) - s.index
         if left > 0:
@@ -240,11 +267,10 @@ class Interview:
     def statement(self, kata: registry.Kata, p: Problem) -> None:
         env, say, s = self.env, self.say, self.session
         source = env.solution_file(kata)
-        n = s.index + 1
-        of = f"problem {n} of {len(s.queue)}: " if len(s.queue) > 1 else ""
-        say(paint(env, f"Interview {of}{kata.title}", "bold")
-            + f"   [{kata.difficulty}, {clock_text(p.limit_s)} on the clock]")
+        say(self.heading(kata, p))
         say(f"Write your answer in: {paint(env, str(Attempt.file(env, p)), 'bold')}")
+        if p.start is not None:
+            say("It starts with your file from the stage before; the new function is below it.")
         say()
         say("    " + paint(env, signature_of(source, kata.function), "cyan"))
         say()
@@ -264,8 +290,16 @@ class Interview:
             judged = "every save is judged" if s.watch else "press t to judge"
             shown_ = "the whole verdict" if s.coach else "how many properties pass"
             say(f"Keys: {live.KEYS_HELP}.  {judged.capitalize()} and you see {shown_}.")
-            say(f"Hints cost {HINT_COST} points each. At {clock_text(p.limit_s)} the clock stops hard: "
-                "what is saved then is graded.")
+            say(f"Hints cost {HINT_COST} points each. {self.clock_words(p)}")
+
+    def heading(self, kata: registry.Kata, p: Problem) -> str:
+        n, total = self.session.index + 1, len(self.session.queue)
+        of = f"problem {n} of {total}: " if total > 1 else ""
+        return (paint(self.env, f"Interview {of}{kata.title}", "bold")
+                + f"   [{kata.difficulty}, {clock_text(p.limit_s)} on the clock]")
+
+    def clock_words(self, p: Problem) -> str:
+        return f"At {clock_text(p.limit_s)} the clock stops hard: what is saved then is graded."
 
     # -- one problem: the clock ----------------------------------------------------------------
     def play(self, p: Problem) -> Ended:
@@ -273,6 +307,6 @@ class Interview:
         if a.elapsed() >= p.limit_s:  # the deadline passed while the interview was closed
             return hard_stop(self, a, closed=True)
         if self.scripted:
-            answer, at = self.script[0]
+            answer, at = self.script[self.session.index - self.script_base]
             return scripted.play(self, a, answer, at)
         return live.play(self, a)

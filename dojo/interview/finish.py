@@ -26,6 +26,7 @@ class Ended:
     record: dict
     final: Path | None
     properties: list | None
+    clock: float  #: the interview clock when it ended (at most the limit)
 
 
 def hard_stop(iv, a: Attempt, closed: bool = False) -> Ended:
@@ -96,4 +97,4 @@ def finish(iv, a: Attempt, ended_by: str, clock: float, frozen: bytes | None = N
     }
     if attempted and outcome != "abandoned":
         rec["score"] = score(rec["passed"], rec["total"], rec["hints"], used, limit, outcome == "passed")
-    return Ended(rec, final, graded.get("properties"))
+    return Ended(rec, final, graded.get("properties"), min(clock, p.limit_s))

@@ -16,7 +16,8 @@ from dojo.render import STATE_LABELS, paint, pass_count
 HINT_COST = 10  #: points per hint
 TIME_BONUS = 20  #: points for a passing answer submitted at 0:00, falling to 0 at the limit
 
-RESULT_WORDS = {"passed": "passed", "failed": "failed", "timed-out": "time ran out", "abandoned": "abandoned"}
+RESULT_WORDS = {"passed": "passed", "failed": "failed", "timed-out": "time ran out", "abandoned": "abandoned",
+                "stopped": "stopped"}
 ENDED_WORDS = {"submit": "submitted", "time": "time ran out", "abandon": "abandoned",
                "interrupt": "abandoned with Ctrl-C"}
 
@@ -99,10 +100,19 @@ def report(iv, kata, ended, path: Path) -> None:
     for name, value in rows:
         say(f"  {name:<15}{value}")
     checked(iv, kata, ended)
+    followups(iv, kata)
+
+
+def followups(iv, kata) -> None:
+    """The interviewer's follow-up questions, and where their model answers are (time is up)."""
+    say = iv.say
     say()
-    say(paint(env, "The interviewer's follow-up questions:", "bold"))
+    say(paint(iv.env, "The interviewer's follow-up questions:", "bold"))
     for i, q in enumerate(kata.followups, 1):
         say(iv.screen.wrap(f"  {i}. {q}", "     "))
+    say()
+    say(f"Answer them aloud first; then `dojo followups {kata.module} --answers` shows model answers "
+        "and runs their demonstrations.")
 
 
 def checked(iv, kata, ended) -> None:

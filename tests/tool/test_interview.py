@@ -107,7 +107,7 @@ class Live:
         self.lock = threading.Lock()
         threading.Thread(target=self._read, daemon=True).start()
         self.attempt = Path(self.wait_for(r"Write your answer in: (\S+)").group(1))
-        self.wait_for(r"⏱ \d+:\d\d used")  # the clock has started: from now on, moving it counts
+        self.wait_for(r"⏱ (stage \d+ of \d+ · )?\d+:\d\d used")  # the clock has started: from now on, moving it counts
 
     def _read(self):
         for line in self.proc.stdout:

@@ -1,0 +1,220 @@
+"""``dojo interview --loop [START]``: one question growing into the next, on one clock.
+
+The stages are START and the chain of its ``next`` questions in the registry (softmax → "now
+mask it" → masked_attention → causal → multi-head → KV cache). They share one clock (45
+minutes unless ``--minutes``): there is no clock per stage, only what is left.
+
+- **Moving on.** A stage that is submitted (passing, or failing and "submit anyway") ends, and
+  the next one starts at once, the clock still running. Its attempt file starts as the
+  candidate's own file from the stage before (the code a person would extend in a real
+  interview) with the new stage's stub below it. Time running out, abandoning or Ctrl-C ends
+  the loop there.
+- **Record.** The loop is one history record (``"kind": "loop"``) whose ``stages`` are records
+  of the single-interview shape, one per stage reached (format in docs/state.md).
+- **Score.** The sum of the stages' scores, each scored like a single interview against the
+  time that was left when it started: every stage reached adds points, so getting further
+  scores more than polishing the first stage.
+"""
+
+from __future__ import annotations
+
+import time
+
+from dojo import history, registry
+from dojo.interview import attempt, state
+from dojo.interview.command import Interview
+from dojo.interview.finish import RECORD_VERSION, Ended
+from dojo.interview.report import RESULT_WORDS, checked, failure_words, followups
+from dojo.interview.screen import clock_text
+from dojo.interview.state import Entry, Loop, Problem, Session
+from dojo.cli import Exit
+from dojo.render import paint, pass_count, table
+
+from dojo.interview import DEFAULT_LOOP_MINUTES as DEFAULT_MINUTES
+
+
+def new_session(env, start: registry.Kata, minutes: float | None, coach: bool, watch: bool) -> Session:
+    limit = 60.0 * (minutes or DEFAULT_MINUTES)
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(env.now()))
+    stages = registry.chain(start)
+    taken = {r.get("id") for r in history.read(env)}
+    loop_id, n = f"{stamp}-loop-{start.module}", 1
+    while loop_id in taken:  # two loops started in the same second
+        loop_id, n = f"{stamp}-{n}-loop-{start.module}", n + 1
+    return Session(queue=[Entry(k.module, limit) for k in stages], coach=coach, watch=watch,
+                   loop=Loop(id=loop_id, started_at=env.now(), limit_s=limit))
+
+
+def carried(previous: bytes, kata: registry.Kata, stub: bytes, n: int) -> bytes:
+    """The next stage's file: the candidate's file so far, then a banner, then the new stub
+    (without the imports the file already has)."""
+    have = set(previous.decode("utf-8", "replace").splitlines())
+    lines = stub.decode("utf-8").splitlines()
+    body = "\n".join(line for line in lines if not (line.startswith(("import ", "from ")) and line in have))
+    banner = (f"# ── stage {n}: {kata.title} " + "─" * 40)[:95]
+    return (previous.rstrip().decode("utf-8", "replace") + "\n\n\n" + banner + "\n"
+            + "# Your code from the earlier stages is above: call it, change it, or leave it as it is.\n"
+            + "\n" + body.lstrip("\n") + "\n").encode("utf-8")
+
+
+class LoopInterview(Interview):
+    @property
+    def loop(self) -> Loop:
+        return self.session.loop
+
+    def stage_words(self) -> str:
+        return f"stage {self.session.index + 1} of {len(self.session.queue)} · "
+
+    paused_words = "Interview loop paused"
+
+    def play_all(self) -> Ended | None:
+        """Play the stages on the loop's clock until one ends the loop; None if there was nothing
+        left to play (the loop was recorded already)."""
+        s, loop = self.session, self.loop
+        if loop.id in {r.get("id") for r in history.read(self.env)}:
+            return None  # recorded already; only the session was not removed
+        ended = None
+        while s.index < len(s.queue):
+            if s.current is None:
+                if self.scripted and len(self.script) <= s.index - self.script_base:
+                    self.say(f"No more answers: the loop stops after stage {s.index}.")
+                    break
+                problem = self.start(s.entry)
+            elif s.current.id in {r.get("id") for r in loop.stages}:
+                self.next_stage(None, s.current.elapsed_s)  # recorded already; the session was not moved on
+                continue
+            else:
+                problem = self.resume(s.current)
+            ended = self.play(problem)
+            ended.record = rec = {**ended.record, "stage": s.index + 1}
+            self.next_stage(rec, ended.clock)
+            if rec["outcome"] not in ("passed", "failed") or s.index >= len(s.queue):
+                break
+            self.say()
+            self.say(paint(self.env, f"Stage {rec['stage']} of {len(s.queue)}: {RESULT_WORDS[rec['outcome']]}"
+                           f" at {clock_text(loop.elapsed_s)}", "bold")
+                     + (f" ({rec['score']} points)." if rec["score"] is not None else ".")
+                     + f"  Next question: {registry.get(s.entry.kata).title}.")
+        return ended
+
+    def conclude(self, ended: Ended | None) -> int:
+        loop = self.loop
+        if ended is None and not loop.stages:
+            state.clear(self.env)
+            return Exit.FAILED
+        rec = self.loop_record()
+        if ended is not None:
+            history.append(self.env, rec)
+        state.clear(self.env)
+        self.report_loop(rec, ended)
+        if any(r["ended_by"] == "interrupt" for r in loop.stages):
+            return Exit.INTERRUPTED
+        return Exit.OK if rec["outcome"] == "passed" else Exit.FAILED
+
+    def next_stage(self, rec: dict | None, clock: float) -> None:
+        s = self.session
+        if rec is not None:
+            self.loop.stages.append(rec)
+        self.loop.elapsed_s = max(self.loop.elapsed_s, clock)
+        s.current = None
+        self.playing = None
+        s.index += 1
+        self.save()
+
+    def start(self, entry: Entry) -> Problem:
+        kata = registry.get(entry.kata)
+        start = None
+        if self.loop.stages:  # the file the stage before ended with, and the new stub below it
+            last = self.loop.stages[-1]
+            before = state.inside(self.env, last["attempt"])
+            frozen = attempt.read_bytes(before / "final" / f"{last['kata']}.py")
+            if frozen is None:
+                frozen = attempt.read_bytes(before / ".last-seen.py") or b""
+            start = carried(frozen, kata, attempt.stub(self.env, kata), self.session.index + 1)
+        problem = attempt.create(self.env, kata, self.loop.limit_s, start=start, clock_s=self.loop.elapsed_s)
+        # One clock: a warning an earlier stage gave (or that fell due before now) is not given again.
+        problem.warned = [w for w, at in (("half", 0.5), ("last", 0.9)) if problem.elapsed_s >= at * problem.limit_s]
+        self.session.current = problem
+        self.save()
+        self.statement(kata, problem)
+        return problem
+
+    def heading(self, kata: registry.Kata, p: Problem) -> str:
+        n, total = self.session.index + 1, len(self.session.queue)
+        left = clock_text(p.limit_s - p.elapsed_s)
+        return (paint(self.env, f"Interview loop, stage {n} of {total}: {kata.title}", "bold")
+                + f"   [{kata.difficulty}, {left} left on the loop's clock]")
+
+    def clock_words(self, p: Problem) -> str:
+        return (f"At {clock_text(p.limit_s)} the loop's clock stops hard: what is saved then is graded. "
+                "Submitting a stage (s) moves on to the next question.")
+
+    # -- the end of the loop --------------------------------------------------------------------
+    def loop_record(self) -> dict:
+        loop, s = self.loop, self.session
+        stages = loop.stages
+        last = stages[-1] if stages else None
+        if stages and len(stages) == len(s.queue) and all(r["outcome"] == "passed" for r in stages):
+            outcome = "passed"
+        elif last is None:
+            outcome = "abandoned"
+        elif last["outcome"] in ("timed-out", "abandoned"):
+            outcome = last["outcome"]
+        elif len(stages) < len(s.queue):
+            outcome = "stopped"  # the scripted answers ran out before the last stage
+        else:
+            outcome = "failed"  # every stage was submitted, not all of them passing
+        scores = [r["score"] for r in stages if isinstance(r.get("score"), (int, float))]
+        return {
+            "v": RECORD_VERSION,
+            "kind": "loop",
+            "id": loop.id,
+            "kata": s.queue[0].kata,
+            "started_at": loop.started_at,
+            "ended_at": self.env.now(),
+            "limit_s": loop.limit_s,
+            "used_s": round(min(loop.elapsed_s, loop.limit_s), 1),
+            "outcome": outcome,
+            "planned": [e.kata for e in s.queue],
+            "reached": len(stages),
+            "passed_stages": sum(r["outcome"] == "passed" for r in stages),
+            "hints": sum(r["hints"] for r in stages),
+            "judge_runs": sum(r["judge_runs"] for r in stages),
+            "score": sum(scores) if scores else None,
+            "coach": bool(s.coach),
+            "scripted": self.scripted,
+            "stages": stages,
+        }
+
+    def report_loop(self, rec: dict, ended: Ended | None) -> None:
+        env, say = self.env, self.say
+        say()
+        planned, reached, passed = len(rec["planned"]), rec["reached"], rec["passed_stages"]
+        say(paint(env, f"Interview loop over: {passed} of {planned} stages passed", "bold")
+            + f" ({reached} reached; {clock_text(rec['used_s'])} of {clock_text(rec['limit_s'])} used)")
+        rows = []
+        for i, kata in enumerate(rec["planned"], 1):
+            st = next((r for r in rec["stages"] if r.get("stage") == i), None)
+            if st is None:
+                rows.append([str(i), kata, "not reached", "—", "—", "—", "—"])
+                continue
+            props = pass_count(st["passed"], st["total"]) if st["total"] else (failure_words(st["state"]) or "—")
+            result = RESULT_WORDS[st["outcome"]] if st["attempted"] else "no attempt"
+            rows.append([str(i), kata, result, clock_text(st["used_s"]),
+                         props, str(st["hints"]), "—" if st["score"] is None else str(st["score"])])
+        say()
+        for line in table(rows, ["stage", "kata", "result", "time", "properties", "hints", "score"]):
+            say("  " + line)
+        say()
+        parts = " + ".join(str(r["score"]) for r in rec["stages"] if r["score"] is not None)
+        say(f"  {'score':<15}" + ("—" if rec["score"] is None else f"{rec['score']}   = {parts}")
+            + "  (the stages' scores added up: every stage reached counts)")
+        firsts = [r for r in rec["stages"] if r["state"] != "passed" and r.get("first_failure")]
+        for r in firsts:
+            say(f"  {'stage ' + str(r['stage']):<15}first failure: {failure_words(r['first_failure'])}")
+            if r.get("diagnosis"):
+                say(f"  {'':<15}behaves like: {r['diagnosis']}")
+        if ended is not None:
+            kata = registry.get(ended.record["kata"])
+            checked(self, kata, ended)
+            followups(self, kata)
