@@ -283,14 +283,16 @@ class Interview:
             for _, statement in checks:
                 say(f"  • {statement}")
         else:  # their titles would hand over the classic mistakes: shown once the interview ends
-            say(paint(env, "What the judge checks:", "bold") + f" {len(checks)} property tests against PyTorch "
-                "(float64). Their titles are shown when the interview ends (--coach shows them now).")
+            head = "What the judge checks:"
+            text = self.screen.wrap(f"{head} {len(checks)} property tests against PyTorch (float64). Their titles "
+                                    "are shown when the interview ends (--coach shows them now).", "")
+            say(paint(env, head, "bold") + text[len(head):])
         say()
         if not self.scripted:
             judged = "every save is judged" if s.watch else "press t to judge"
             shown_ = "the whole verdict" if s.coach else "how many properties pass"
-            say(f"Keys: {live.KEYS_HELP}.  {judged.capitalize()} and you see {shown_}.")
-            say(f"Hints cost {HINT_COST} points each. {self.clock_words(p)}")
+            say(self.screen.wrap(f"Keys: {live.KEYS_HELP}.  {judged.capitalize()} and you see {shown_}.", ""))
+            say(self.screen.wrap(f"Hints cost {HINT_COST} points each. {self.clock_words(p)}", ""))
 
     def heading(self, kata: registry.Kata, p: Problem) -> str:
         n, total = self.session.index + 1, len(self.session.queue)

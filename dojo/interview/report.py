@@ -111,8 +111,8 @@ def followups(iv, kata) -> None:
     for i, q in enumerate(kata.followups, 1):
         say(iv.screen.wrap(f"  {i}. {q}", "     "))
     say()
-    say(f"Answer them aloud first; then `dojo followups {kata.module} --answers` shows model answers "
-        "and runs their demonstrations.")
+    say(iv.screen.wrap(f"Answer them aloud first; then `dojo followups {kata.module} --answers` shows model "
+                       "answers and runs their demonstrations.", ""))
 
 
 def checked(iv, kata, ended) -> None:
