@@ -209,12 +209,20 @@ class LoopInterview(Interview):
         parts = " + ".join(str(r["score"]) for r in rec["stages"] if r["score"] is not None)
         say(f"  {'score':<15}" + ("—" if rec["score"] is None else f"{rec['score']}   = {parts}")
             + "  (the stages' scores added up: every stage reached counts)")
-        firsts = [r for r in rec["stages"] if r["state"] != "passed" and r.get("first_failure")]
-        for r in firsts:
-            say(f"  {'stage ' + str(r['stage']):<15}first failure: {failure_words(r['first_failure'])}")
+        last = rec["stages"][-1] if rec["stages"] else None
+        for r in rec["stages"]:
+            if r["state"] == "passed" or not r.get("first_failure"):
+                continue
+            say(self.screen.wrap(f"  {'stage ' + str(r['stage']):<15}first failure: {failure_words(r['first_failure'])}",
+                                 " " * 17))
             if r.get("diagnosis"):
-                say(f"  {'':<15}behaves like: {r['diagnosis']}")
+                say(self.screen.wrap(f"  {'':<15}behaves like: {r['diagnosis']}", " " * 17))
+            final = self.env.state_dir / r["attempt"] / "final" / f"{r['kata']}.py"
+            if r is not last and final.is_file():  # the last stage's pointer comes with its properties
+                say(f"  {'':<15}explained by: `dojo compare {r['kata']} --file {final}`")
         if ended is not None:
-            kata = registry.get(ended.record["kata"])
-            checked(self, kata, ended)
-            followups(self, kata)
+            checked(self, registry.get(ended.record["kata"]), ended)
+        # The interviewer asks about the furthest code the candidate wrote.
+        asked = next((r for r in reversed(rec["stages"]) if r["attempted"]), last)
+        if asked is not None:
+            followups(self, registry.get(asked["kata"]))
