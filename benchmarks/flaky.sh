@@ -5,7 +5,7 @@
 set -u
 cd "$(dirname "$0")/.."
 runs=${1:-20}
-files="tests/tool/test_practice.py tests/tool/test_interview.py"
+files="tests/tool/test_practice.py tests/tool/test_interview.py tests/tool/test_loop.py"
 expr=${2:-}
 failed=0
 log=$(mktemp -d)/flaky
