@@ -195,3 +195,24 @@ def test_more_answers_than_stages_is_a_usage_error(sandbox, solution):
     answers = [a for _ in range(3) for a in ("--answer", str(solution("rope")))]
     r = sandbox.run("interview", "--loop", "rope", *answers)  # rope has no next question: one stage
     assert r.code == 2 and "3 --answer files, but only 1 stage to answer" in r.err, r.err
+
+
+def test_ctrl_c_in_a_loop_abandons_it_and_records_the_stages_so_far(sandbox, interview, solution):
+    live = interview("--loop", "--minutes", "10", "--manual")  # --manual: no judge run until s
+    live.attempt.write_text(solution("softmax").read_text())
+    live.wait_for(r"saved\.")
+    live.key("s")
+    live.wait_for(r"Stage 1 of 5: passed")
+    second = live.wait_for(r"Write your answer in: (\S+)").group(1)
+    live.wait_for(r"⏱ stage 2 of 5")
+    with open(second, "a") as f:
+        f.write("\n# started on masked attention\n")
+    live.wait_for(r"saved\.")
+    live.proc.send_signal(signal.SIGINT)
+    assert live.end() == 130
+    rec = loop_record(sandbox)
+    assert [(s["kata"], s["outcome"], s["ended_by"]) for s in rec["stages"]] == [
+        ("softmax", "passed", "submit"), ("masked_attention", "abandoned", "interrupt")]
+    assert rec["outcome"] == "abandoned" and rec["stages"][1]["attempted"]
+    assert open(second).read().endswith("# started on masked attention\n")  # nothing lost
+    assert not (sandbox.state / "interview.json").exists()
