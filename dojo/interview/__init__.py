@@ -58,11 +58,11 @@ def register(sub) -> None:
         "interview", help="a timed mock interview (keys: s submit, t test, h hint, q abandon)",
         description="A timed mock interview: a fresh attempt file per kata, a countdown, every save "
                     "judged (you see how many properties pass), a hard stop, a report and follow-up "
-                    "questions. See docs/interview.md.",
+                    "questions. --loop chains a kata's next questions on one clock. See docs/interview.md.",
     )
     p.add_argument("katas", nargs="*", metavar="KATA", help="the problems (default: the next unsolved kata)")
     p.add_argument("--minutes", type=number(0, MAX_MINUTES, "minutes", low_open=True),
-                   help="minutes per problem (default: the kata's own)")
+                   help="minutes per problem (default: the kata's own); with --loop, the loop's one clock")
     p.add_argument("--loop", action="store_true",
                    help="an escalating loop: KATA (default: the first) and its next questions, one clock "
                         f"({DEFAULT_LOOP_MINUTES} minutes unless --minutes)")
