@@ -24,7 +24,6 @@ a crash of the tool. Exit code: 0 every case agrees, 1 some case does not, 2 usa
 from __future__ import annotations
 
 import argparse
-import difflib
 import json
 from pathlib import Path
 
@@ -35,9 +34,10 @@ from dojo.compare.agreement import (
 from dojo.compare.maps import build_maps, pick
 from dojo.compare.report import agreement_section, diff_lines, fit, fit_width, json_safe, maps_json, speed_section
 from dojo.compare.speed import run_speed, torch_peak_memory
+from dojo.compare.unlock import code_diff, code_unlocked, locked_text
 from dojo.env import Env
 from dojo.render import paint
-from dojo.state import Store, atomic_write_bytes, atomic_write_text
+from dojo.state import atomic_write_bytes, atomic_write_text
 
 DEFAULT_TIMEOUT = 3.0
 
@@ -71,18 +71,6 @@ def _sizes(text: str) -> tuple[int, int]:
     if not 0 < a < b:
         raise argparse.ArgumentTypeError("expected two increasing positive sizes")
     return a, b
-
-
-# -- code -----------------------------------------------------------------------------------
-
-
-def code_diff(reference: Path, yours: Path, ref_name: str, your_name: str) -> list[str]:
-    a = reference.read_text(encoding="utf-8", errors="replace").splitlines()
-    try:
-        b = yours.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError as e:
-        return [f"(cannot read {your_name}: {e})"]
-    return list(difflib.unified_diff(a, b, f"{ref_name} (reference)", f"{your_name} (yours)", lineterm=""))
 
 
 # -- the command ----------------------------------------------------------------------------
@@ -235,29 +223,20 @@ def compare(env: Env, args, kata, keep: bool = False):
 
     # 4. code
     heading("4. Code — unified diff, reference → yours")
-    store = Store(env)
-    entry = store.kata(kata.module)
-    # solved, revealed with --reveal, or given up on with `dojo solution --give-up`
-    show = entry["solved"] or entry["revealed"] or args.reveal
+    show, gives_up = code_unlocked(env, kata, args.reveal)
     if show:
-        if args.reveal and not entry["solved"]:
-            entry["gave_up"] = True
-        entry["revealed"] = True
-        store.save()
         diff = code_diff(ref_path, path, ref_name, your_name)
         if not diff:
             env.say("Yours is identical to the reference.")
         for ln in diff_lines(env, diff):
             env.say(ln)
-        if args.reveal and entry["gave_up"] and not entry["solved"]:
+        if gives_up:
             env.say(paint(env, "(recorded in your progress as a give-up)", "dim"))
         report["diff"] = "\n".join(diff)
     else:
-        for ln in fit(f"Locked until {shown(env, env.kata_file(kata))} passes `dojo test {kata.module}`. "
-                      f"`dojo compare {kata.module} --reveal` shows it now (recorded as a give-up, like "
-                      f"`dojo solution {kata.module} --give-up`, which unlocks it too).", width):
+        for ln in fit(locked_text(env, kata), width):
             env.say(ln)
-    report["diff_shown"] = bool(show)
+    report["diff_shown"] = show
 
     if json_path:
         atomic_write_text(json_path, json.dumps(json_safe(report), indent=1) + "\n", env)
