@@ -4,18 +4,23 @@ four sections in order and returns the exit code."""
 from __future__ import annotations
 
 import argparse
-import json
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Callable
 
 from dojo.cli import Exit, UsageError, kata_arg, number, shown
 from dojo.compare.agreement import ATOL, MAX_TIMEOUTS, RTOL, outcome_json, run_battery
 from dojo.compare.maps import build_maps
-from dojo.compare.report import agreement_section, diff_lines, fit, fit_width, json_safe, maps_json, speed_section
+from dojo.compare.report import agreement_section, diff_lines, fit, fit_width, maps_json, report_json, speed_section
 from dojo.compare.speed import run_speed
 from dojo.compare.unlock import code_diff, code_unlocked, locked_text
 from dojo.env import Env
 from dojo.render import paint
 from dojo.state import atomic_write_bytes, atomic_write_text
+
+if TYPE_CHECKING:
+    from dojo.batteries import Battery
+    from dojo.registry import Kata
 
 DEFAULT_TIMEOUT = 3.0
 
@@ -77,7 +82,7 @@ def cmd_compare(env: Env, args) -> int:
         code, report = compare(env, args, kata, keep=True)
     finally:
         env.stdout = out
-    out.write(json.dumps(json_safe(report), indent=1) + "\n")
+    out.write(report_json(report))
     out.flush()
     return code
 
@@ -85,18 +90,69 @@ def cmd_compare(env: Env, args) -> int:
 def compare(env: Env, args, kata, keep: bool = False):
     """The comparison itself: its exit code (and with ``keep`` the report, for ``--json -``)."""
     width = fit_width(env)
+    path = _your_file(env, args, kata)
+    png_path = _writable(args.png, "--png")
+    json_path = _writable(args.json, "--json")
+    c = _prepare(env, args, kata, path, width)
+
+    from dojo.isolate import Isolated
+
+    c.say(f"dojo compare {kata.module} — {kata.title}", "bold")
+    env.say(f"  yours:     {c.your_name}")
+    env.say(f"  reference: {c.ref_name}")
+    with Isolated(path, kata.function, load_timeout=max(11.0, args.timeout)) as yours:
+        rows, broken = section_agreement(c, yours)
+        section_maps(c, yours, rows, broken, png_path)
+        section_speed(c, yours, rows, broken)
+    section_code(c)
+
+    if json_path:
+        atomic_write_text(json_path, report_json(c.report), env)
+        env.say(f"Wrote the comparison to {shown(env, json_path)}")
+    code = Exit.OK if c.report["agree"] else Exit.FAILED
+    return (code, c.report) if keep else code
+
+
+@dataclass
+class Comparison:
+    """What the four sections share: the kata, its battery and reference, your file, the width
+    to fit, and the report (the JSON) that each section adds to."""
+
+    env: Env
+    args: argparse.Namespace
+    kata: Kata
+    battery: Battery
+    path: Path
+    ref_path: Path
+    ref_fn: Callable
+    your_name: str
+    ref_name: str
+    width: int | None
+    report: dict
+
+    def heading(self, text: str) -> None:
+        self.env.say()
+        self.say(text, "bold")
+
+    def say(self, text: str, *styles: str) -> None:
+        """One sentence, wrapped to the terminal's width, each line painted."""
+        for ln in fit(text, self.width):
+            self.env.say(paint(self.env, ln, *styles))
+
+
+def _your_file(env: Env, args, kata) -> Path:
     if args.file:
         path = Path(args.file)
         if not path.is_file():
             raise UsageError(f"--file {args.file}: no such file")
     else:
         path = env.kata_file(kata)
-    png_path = _writable(args.png, "--png")
-    json_path = _writable(args.json, "--json")
+    return path
 
+
+def _prepare(env: Env, args, kata, path: Path, width: int | None) -> Comparison:
+    """The kata's battery and reference beside your file, and the report's first fields."""
     from dojo.batteries import BATTERIES
-    from dojo.heatmap import render_png, terminal_lines
-    from dojo.isolate import Isolated
     from dojo.loader import load_kata
 
     battery = BATTERIES.get(kata.module)
@@ -104,117 +160,121 @@ def compare(env: Env, args, kata, keep: bool = False):
         raise UsageError(f"`dojo compare` has no battery of inputs for {kata.module} yet (add dojo/batteries/{kata.module}.py).")
     ref_path = env.solution_file(kata)
     ref_fn = load_kata(ref_path, kata.function)
-    your_name, ref_name = shown(env, path), shown(env, ref_path)
-
-    def heading(text: str) -> None:
-        env.say()
-        say(text, "bold")
-
-    def say(text: str, *styles: str) -> None:
-        """One sentence, wrapped to the terminal's width, each line painted."""
-        for ln in fit(text, width):
-            env.say(paint(env, ln, *styles))
-
-    say(f"dojo compare {kata.module} — {kata.title}", "bold")
-    env.say(f"  yours:     {your_name}")
-    env.say(f"  reference: {ref_name}")
     report = {"kata": kata.module, "file": str(path), "reference": str(ref_path),
               "tolerance": {"rtol": RTOL, "atol": ATOL, "atol_scaled_by": "max(1, max |reference|)"},
               "timeout": args.timeout}
+    return Comparison(env, args, kata, battery, path, ref_path, ref_fn, shown(env, path), shown(env, ref_path),
+                      width, report)
 
-    with Isolated(path, kata.function, load_timeout=max(11.0, args.timeout)) as yours:
-        problem = yours.load()
-        broken = None
-        heading(f"1. Agreement — the same {len(battery.cases)} inputs through both "
-                "(tolerance rtol 1e-9, atol 1e-12 × scale)")
-        if problem is not None:
-            state = problem.error_type
-            label = {"numpy-only": "breaks the NumPy-only rule", "timed-out": "hangs on import",
-                     "crashed": "crashes on import"}.get(state, "cannot be imported")
-            broken = f"{your_name} {label}"
-            rows = [{"case": "(every case)", "kind": "—", "agree": False, "result": f"{broken}: {problem.message}",
-                     "diffs": {}, "reference": {}, "yours": outcome_json(problem)}]
-            for ln in agreement_section(env, rows, battery, width, summary=False):
-                env.say(ln)
-            say(f"✗ {broken}; nothing to compare. `dojo test {kata.module}` says more.", "red", "bold")
-        else:
-            outcomes: list = []
-            rows = run_battery(battery, ref_fn, yours, args.timeout, path.name, outcomes)
-            stub = all(r["yours"].get("type") == "NotImplementedError" for r in rows)
-            if stub:
-                broken = f"{kata.function}() still raises NotImplementedError"
-                rows = [{"case": "(every case)", "kind": "—", "agree": False,
-                         "result": f"not started: {broken}", "diffs": {}, "reference": {}, "yours": rows[0]["yours"]}]
-                say(f"✗ Not started: {broken}. Write it in {your_name}, then compare again.", "red", "bold")
-            else:
-                for ln in agreement_section(env, rows, battery, width):
-                    env.say(ln)
-                if not all(r["agree"] for r in rows):
-                    from dojo.diagnosis import match
 
-                    found = match(kata.module, kata.function, [i for i, _ in outcomes], [o for _, o in outcomes])
-                    if found is not None:
-                        env.say(paint(env, found.sentence(), "yellow", "bold"))
-                        report["diagnosis"] = {"description": found.description, "behaves_like": list(found.stems)}
-        report["cases"] = rows
-        disagree = sum(not r["agree"] for r in rows)
-        report["agree"] = disagree == 0
-
-        # 2. maps
-        heading(f"2. Attention maps — {battery.map_what}")
-        hung = sum(r["yours"].get("status") == "timeout" for r in rows)
-        no_map = broken or (f"yours timed out on {hung} cases, so the example is not run" if hung >= MAX_TIMEOUTS else None)
-        maps, notes = build_maps(battery, ref_fn, yours, args.timeout, path.name, no_map)
-        for ln in terminal_lines(maps, env.color, width=width):
+def section_agreement(c: Comparison, yours) -> tuple[list[dict], str | None]:
+    """1. Every case through both. The rows, and why yours cannot be compared at all (it cannot
+    be loaded, or is still the stub), else None."""
+    env, kata, battery = c.env, c.kata, c.battery
+    problem = yours.load()
+    broken = None
+    c.heading(f"1. Agreement — the same {len(battery.cases)} inputs through both "
+              "(tolerance rtol 1e-9, atol 1e-12 × scale)")
+    if problem is not None:
+        state = problem.error_type
+        label = {"numpy-only": "breaks the NumPy-only rule", "timed-out": "hangs on import",
+                 "crashed": "crashes on import"}.get(state, "cannot be imported")
+        broken = f"{c.your_name} {label}"
+        rows = [{"case": "(every case)", "kind": "—", "agree": False, "result": f"{broken}: {problem.message}",
+                 "diffs": {}, "reference": {}, "yours": outcome_json(problem)}]
+        for ln in agreement_section(env, rows, battery, c.width, summary=False):
             env.say(ln)
-        for sentence in notes:
-            say(sentence, "yellow" if "agree" not in sentence else "green")
-        report["maps"] = maps_json(maps)
-        report["map_notes"] = notes
-        if png_path:
-            atomic_write_bytes(png_path, render_png(maps), env)
-            env.say(f"Wrote the maps to {shown(env, png_path)}")
-
-        # 3. speed
-        heading("3. Speed — yours vs the reference vs torch")
-        if broken:
-            reason = f"skipped: {broken}"
-        elif disagree:
-            reason = (f"skipped: yours disagrees with the reference on {disagree} case(s). "
-                      "The speed of a wrong answer means little; fix those first.")
-        elif args.no_speed:
-            reason = "skipped (--no-speed)"
+        c.say(f"✗ {broken}; nothing to compare. `dojo test {kata.module}` says more.", "red", "bold")
+    else:
+        outcomes: list = []
+        rows = run_battery(battery, c.ref_fn, yours, c.args.timeout, c.path.name, outcomes)
+        stub = all(r["yours"].get("type") == "NotImplementedError" for r in rows)
+        if stub:
+            broken = f"{kata.function}() still raises NotImplementedError"
+            rows = [{"case": "(every case)", "kind": "—", "agree": False,
+                     "result": f"not started: {broken}", "diffs": {}, "reference": {}, "yours": rows[0]["yours"]}]
+            c.say(f"✗ Not started: {broken}. Write it in {c.your_name}, then compare again.", "red", "bold")
         else:
-            reason = None
-        if reason:
-            say(reason)
-            report["speed"] = {"skipped": reason}
-        else:
-            env.say(paint(env, "timing (this imports torch, a couple of seconds)…", "dim"))
-            speed = run_speed(env, battery, ref_fn, yours, args.timeout, args.sizes)
-            for ln in speed_section(env, speed, width):
+            for ln in agreement_section(env, rows, battery, c.width):
                 env.say(ln)
-            report["speed"] = speed
+            if not all(r["agree"] for r in rows):
+                _known_bug(c, outcomes)
+    c.report["cases"] = rows
+    disagree = sum(not r["agree"] for r in rows)
+    c.report["agree"] = disagree == 0
+    return rows, broken
 
-    # 4. code
-    heading("4. Code — unified diff, reference → yours")
-    show, gives_up = code_unlocked(env, kata, args.reveal)
+
+def _known_bug(c: Comparison, outcomes: list) -> None:
+    """Name the catalogued wrong answer that yours behaves like, if one does (dojo/diagnosis.py)."""
+    from dojo.diagnosis import match
+
+    found = match(c.kata.module, c.kata.function, [i for i, _ in outcomes], [o for _, o in outcomes])
+    if found is not None:
+        c.env.say(paint(c.env, found.sentence(), "yellow", "bold"))
+        c.report["diagnosis"] = {"description": found.description, "behaves_like": list(found.stems)}
+
+
+def section_maps(c: Comparison, yours, rows: list[dict], broken: str | None, png_path: Path | None) -> None:
+    """2. The map example's attention weights, yours beside the reference's (and the PNG)."""
+    from dojo.heatmap import render_png, terminal_lines
+
+    env = c.env
+    c.heading(f"2. Attention maps — {c.battery.map_what}")
+    hung = sum(r["yours"].get("status") == "timeout" for r in rows)
+    no_map = broken or (f"yours timed out on {hung} cases, so the example is not run" if hung >= MAX_TIMEOUTS else None)
+    maps, notes = build_maps(c.battery, c.ref_fn, yours, c.args.timeout, c.path.name, no_map)
+    for ln in terminal_lines(maps, env.color, width=c.width):
+        env.say(ln)
+    for sentence in notes:
+        c.say(sentence, "yellow" if "agree" not in sentence else "green")
+    c.report["maps"] = maps_json(maps)
+    c.report["map_notes"] = notes
+    if png_path:
+        atomic_write_bytes(png_path, render_png(maps), env)
+        env.say(f"Wrote the maps to {shown(env, png_path)}")
+
+
+def section_speed(c: Comparison, yours, rows: list[dict], broken: str | None) -> None:
+    """3. Reference, yours and torch timed at two sizes; only for an answer that agrees everywhere."""
+    env, args = c.env, c.args
+    c.heading("3. Speed — yours vs the reference vs torch")
+    disagree = sum(not r["agree"] for r in rows)
+    if broken:
+        reason = f"skipped: {broken}"
+    elif disagree:
+        reason = (f"skipped: yours disagrees with the reference on {disagree} case(s). "
+                  "The speed of a wrong answer means little; fix those first.")
+    elif args.no_speed:
+        reason = "skipped (--no-speed)"
+    else:
+        reason = None
+    if reason:
+        c.say(reason)
+        c.report["speed"] = {"skipped": reason}
+    else:
+        env.say(paint(env, "timing (this imports torch, a couple of seconds)…", "dim"))
+        speed = run_speed(env, c.battery, c.ref_fn, yours, args.timeout, args.sizes)
+        for ln in speed_section(env, speed, c.width):
+            env.say(ln)
+        c.report["speed"] = speed
+
+
+def section_code(c: Comparison) -> None:
+    """4. The unified diff, reference → yours, once unlocked (dojo/compare/unlock.py)."""
+    env = c.env
+    c.heading("4. Code — unified diff, reference → yours")
+    show, gives_up = code_unlocked(env, c.kata, c.args.reveal)
     if show:
-        diff = code_diff(ref_path, path, ref_name, your_name)
+        diff = code_diff(c.ref_path, c.path, c.ref_name, c.your_name)
         if not diff:
             env.say("Yours is identical to the reference.")
         for ln in diff_lines(env, diff):
             env.say(ln)
         if gives_up:
             env.say(paint(env, "(recorded in your progress as a give-up)", "dim"))
-        report["diff"] = "\n".join(diff)
+        c.report["diff"] = "\n".join(diff)
     else:
-        for ln in fit(locked_text(env, kata), width):
+        for ln in fit(locked_text(env, c.kata), c.width):
             env.say(ln)
-    report["diff_shown"] = show
-
-    if json_path:
-        atomic_write_text(json_path, json.dumps(json_safe(report), indent=1) + "\n", env)
-        env.say(f"Wrote the comparison to {shown(env, json_path)}")
-    code = Exit.OK if report["agree"] else Exit.FAILED
-    return (code, report) if keep else code
+    c.report["diff_shown"] = show

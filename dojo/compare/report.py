@@ -2,11 +2,12 @@
 
 ``fit_width`` picks the width ($COLUMNS, else the terminal; None for a pipe or a file, which get
 one line a row, for grep) and ``fit`` wraps a sentence to it. Section 2's pictures are drawn by
-``dojo/heatmap.py``. ``json_safe`` makes the report JSON-able (inf and NaN become null).
+``dojo/heatmap.py``. ``report_json`` writes the report (inf and NaN as null).
 """
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import sys
@@ -139,6 +140,11 @@ def diff_lines(env: Env, diff: list[str]) -> list[str]:
         else:
             out.append(ln)
     return out
+
+
+def report_json(report: dict) -> str:
+    """The whole comparison as the text of a JSON file (inf and NaN as null)."""
+    return json.dumps(json_safe(report), indent=1) + "\n"
 
 
 def json_safe(obj):
