@@ -23,7 +23,8 @@ a crash of the tool. Exit code: 0 every case agrees, 1 some case does not, 2 usa
 What lives where:
 
 - ``command.py``: the command: ``register`` (its arguments), ``cmd_compare`` (``--json -``) and
-  ``compare``, which prints the four sections in order and returns the exit code.
+  ``compare``, which runs ``section_agreement``, ``section_maps``, ``section_speed`` and
+  ``section_code`` in order and returns the exit code.
 - ``agreement.py``: section 1: both implementations on every case of the battery, and the
   verdict on each (``compare_case``, ``compare_values``, ``memory_verdict``; the tolerance).
 - ``maps.py``: section 2: the matrices drawn from the map example, and the sentences on them.

@@ -2,7 +2,7 @@
 
 ``fit_width`` picks the width ($COLUMNS, else the terminal; None for a pipe or a file, which get
 one line a row, for grep) and ``fit`` wraps a sentence to it. Section 2's pictures are drawn by
-``dojo/heatmap.py``. ``report_json`` writes the report (inf and NaN as null).
+``dojo/heatmap.py``. ``report_json`` is the report as JSON text (inf and NaN as null).
 """
 
 from __future__ import annotations
