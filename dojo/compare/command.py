@@ -1,0 +1,280 @@
+"""The ``dojo compare`` command: its arguments (``register``), and ``compare``, which runs the
+four sections in order and returns the exit code."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable
+
+from dojo.cli import Exit, UsageError, kata_arg, number, shown
+from dojo.compare.agreement import ATOL, MAX_TIMEOUTS, RTOL, outcome_json, run_battery
+from dojo.compare.maps import build_maps
+from dojo.compare.report import agreement_section, diff_lines, fit, fit_width, maps_json, report_json, speed_section
+from dojo.compare.speed import run_speed
+from dojo.compare.unlock import code_diff, code_unlocked, locked_text
+from dojo.env import Env
+from dojo.render import paint
+from dojo.state import atomic_write_bytes, atomic_write_text
+
+if TYPE_CHECKING:
+    from dojo.batteries import Battery
+    from dojo.registry import Kata
+
+DEFAULT_TIMEOUT = 3.0
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "compare",
+        help="your answer next to the reference: agreement, attention maps, speed, code",
+        description="Run your implementation and the reference on the same inputs and show where "
+                    "they differ. Exit code 0 when they agree on every case, 1 otherwise.",
+    )
+    p.add_argument("kata")
+    p.add_argument("--file", metavar="PATH", help="compare this file instead of katas/KATA.py (e.g. an interview attempt)")
+    p.add_argument("--reveal", action="store_true",
+                   help="show the code diff before the kata passes (recorded in your progress as a give-up)")
+    p.add_argument("--png", metavar="PATH", help="also write the attention maps as a PNG image")
+    p.add_argument("--json", metavar="PATH",
+                   help="write the whole comparison as JSON (`--json -`: to standard output, the report to standard error)")
+    p.add_argument("--timeout", type=number(0, 3600, "seconds", low_open=True), default=DEFAULT_TIMEOUT, metavar="S",
+                   help=f"seconds one call into your code may take (default {DEFAULT_TIMEOUT:g})")
+    p.add_argument("--no-speed", action="store_true", help="skip the speed section (and the torch import)")
+    p.add_argument("--sizes", type=_sizes, default=None, help=argparse.SUPPRESS)  # tests: smaller timings
+    p.set_defaults(func=cmd_compare)
+
+
+def _sizes(text: str) -> tuple[int, int]:
+    try:
+        a, b = (int(s) for s in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError("expected two sizes, e.g. 64,128") from None
+    if not 0 < a < b:
+        raise argparse.ArgumentTypeError("expected two increasing positive sizes")
+    return a, b
+
+
+def _writable(raw: str | None, flag: str) -> Path | None:
+    if not raw or raw == "-":
+        return None
+    path = Path(raw)
+    if path.is_dir():
+        raise UsageError(f"{flag} {raw}: is a folder; give a file name")
+    if not path.parent.exists():
+        raise UsageError(f"{flag} {raw}: folder {path.parent} does not exist")
+    return path
+
+
+def cmd_compare(env: Env, args) -> int:
+    kata = kata_arg(args.kata)
+    if args.json == "-" and args.png == "-":
+        raise UsageError("--png - and --json - cannot both go to standard output; give --png a file name.")
+    if args.png == "-":
+        raise UsageError("--png -: give a file name (a PNG is not for the terminal).")
+    if args.json != "-":
+        return compare(env, args, kata)
+    # --json -: standard output carries the JSON alone (for a pipe into jq); the report goes to stderr
+    out = env.stdout
+    env.stdout = env.stderr
+    try:
+        code, report = compare(env, args, kata, keep=True)
+    finally:
+        env.stdout = out
+    out.write(report_json(report))
+    out.flush()
+    return code
+
+
+def compare(env: Env, args, kata, keep: bool = False):
+    """The comparison itself: its exit code (and with ``keep`` the report, for ``--json -``)."""
+    width = fit_width(env)
+    path = _your_file(env, args, kata)
+    png_path = _writable(args.png, "--png")
+    json_path = _writable(args.json, "--json")
+    c = _prepare(env, args, kata, path, width)
+
+    from dojo.isolate import Isolated
+
+    c.say(f"dojo compare {kata.module} — {kata.title}", "bold")
+    env.say(f"  yours:     {c.your_name}")
+    env.say(f"  reference: {c.ref_name}")
+    with Isolated(path, kata.function, load_timeout=max(11.0, args.timeout)) as yours:
+        rows, broken = section_agreement(c, yours)
+        section_maps(c, yours, rows, broken, png_path)
+        section_speed(c, yours, rows, broken)
+    section_code(c)
+
+    if json_path:
+        atomic_write_text(json_path, report_json(c.report), env)
+        env.say(f"Wrote the comparison to {shown(env, json_path)}")
+    code = Exit.OK if c.report["agree"] else Exit.FAILED
+    return (code, c.report) if keep else code
+
+
+@dataclass
+class Comparison:
+    """What the four sections share: the kata, its battery and reference, your file, the width
+    to fit, and the report (the JSON) that each section adds to."""
+
+    env: Env
+    args: argparse.Namespace
+    kata: Kata
+    battery: Battery
+    path: Path
+    ref_path: Path
+    ref_fn: Callable
+    your_name: str
+    ref_name: str
+    width: int | None
+    report: dict
+
+    def heading(self, text: str) -> None:
+        self.env.say()
+        self.say(text, "bold")
+
+    def say(self, text: str, *styles: str) -> None:
+        """One sentence, wrapped to the terminal's width, each line painted."""
+        for ln in fit(text, self.width):
+            self.env.say(paint(self.env, ln, *styles))
+
+
+def _your_file(env: Env, args, kata) -> Path:
+    if args.file:
+        path = Path(args.file)
+        if not path.is_file():
+            raise UsageError(f"--file {args.file}: no such file")
+    else:
+        path = env.kata_file(kata)
+    return path
+
+
+def _prepare(env: Env, args, kata, path: Path, width: int | None) -> Comparison:
+    """The kata's battery and reference beside your file, and the report's first fields."""
+    from dojo.batteries import BATTERIES
+    from dojo.loader import load_kata
+
+    battery = BATTERIES.get(kata.module)
+    if battery is None:
+        raise UsageError(f"`dojo compare` has no battery of inputs for {kata.module} yet (add dojo/batteries/{kata.module}.py).")
+    ref_path = env.solution_file(kata)
+    ref_fn = load_kata(ref_path, kata.function)
+    report = {"kata": kata.module, "file": str(path), "reference": str(ref_path),
+              "tolerance": {"rtol": RTOL, "atol": ATOL, "atol_scaled_by": "max(1, max |reference|)"},
+              "timeout": args.timeout}
+    return Comparison(env, args, kata, battery, path, ref_path, ref_fn, shown(env, path), shown(env, ref_path),
+                      width, report)
+
+
+def section_agreement(c: Comparison, yours) -> tuple[list[dict], str | None]:
+    """1. Every case through both. The rows, and why yours cannot be compared at all (it cannot
+    be loaded, or is still the stub), else None."""
+    env, kata, battery = c.env, c.kata, c.battery
+    problem = yours.load()
+    broken = None
+    c.heading(f"1. Agreement — the same {len(battery.cases)} inputs through both "
+              "(tolerance rtol 1e-9, atol 1e-12 × scale)")
+    if problem is not None:
+        state = problem.error_type
+        label = {"numpy-only": "breaks the NumPy-only rule", "timed-out": "hangs on import",
+                 "crashed": "crashes on import"}.get(state, "cannot be imported")
+        broken = f"{c.your_name} {label}"
+        rows = [{"case": "(every case)", "kind": "—", "agree": False, "result": f"{broken}: {problem.message}",
+                 "diffs": {}, "reference": {}, "yours": outcome_json(problem)}]
+        for ln in agreement_section(env, rows, battery, c.width, summary=False):
+            env.say(ln)
+        c.say(f"✗ {broken}; nothing to compare. `dojo test {kata.module}` says more.", "red", "bold")
+    else:
+        outcomes: list = []
+        rows = run_battery(battery, c.ref_fn, yours, c.args.timeout, c.path.name, outcomes)
+        stub = all(r["yours"].get("type") == "NotImplementedError" for r in rows)
+        if stub:
+            broken = f"{kata.function}() still raises NotImplementedError"
+            rows = [{"case": "(every case)", "kind": "—", "agree": False,
+                     "result": f"not started: {broken}", "diffs": {}, "reference": {}, "yours": rows[0]["yours"]}]
+            c.say(f"✗ Not started: {broken}. Write it in {c.your_name}, then compare again.", "red", "bold")
+        else:
+            for ln in agreement_section(env, rows, battery, c.width):
+                env.say(ln)
+            if not all(r["agree"] for r in rows):
+                _known_bug(c, outcomes)
+    c.report["cases"] = rows
+    disagree = sum(not r["agree"] for r in rows)
+    c.report["agree"] = disagree == 0
+    return rows, broken
+
+
+def _known_bug(c: Comparison, outcomes: list) -> None:
+    """Name the catalogued wrong answer that yours behaves like, if one does (dojo/diagnosis.py)."""
+    from dojo.diagnosis import match
+
+    found = match(c.kata.module, c.kata.function, [i for i, _ in outcomes], [o for _, o in outcomes])
+    if found is not None:
+        c.env.say(paint(c.env, found.sentence(), "yellow", "bold"))
+        c.report["diagnosis"] = {"description": found.description, "behaves_like": list(found.stems)}
+
+
+def section_maps(c: Comparison, yours, rows: list[dict], broken: str | None, png_path: Path | None) -> None:
+    """2. The map example's attention weights, yours beside the reference's (and the PNG)."""
+    from dojo.heatmap import render_png, terminal_lines
+
+    env = c.env
+    c.heading(f"2. Attention maps — {c.battery.map_what}")
+    hung = sum(r["yours"].get("status") == "timeout" for r in rows)
+    no_map = broken or (f"yours timed out on {hung} cases, so the example is not run" if hung >= MAX_TIMEOUTS else None)
+    maps, notes = build_maps(c.battery, c.ref_fn, yours, c.args.timeout, c.path.name, no_map)
+    for ln in terminal_lines(maps, env.color, width=c.width):
+        env.say(ln)
+    for sentence in notes:
+        c.say(sentence, "yellow" if "agree" not in sentence else "green")
+    c.report["maps"] = maps_json(maps)
+    c.report["map_notes"] = notes
+    if png_path:
+        atomic_write_bytes(png_path, render_png(maps), env)
+        env.say(f"Wrote the maps to {shown(env, png_path)}")
+
+
+def section_speed(c: Comparison, yours, rows: list[dict], broken: str | None) -> None:
+    """3. Reference, yours and torch timed at two sizes; only for an answer that agrees everywhere."""
+    env, args = c.env, c.args
+    c.heading("3. Speed — yours vs the reference vs torch")
+    disagree = sum(not r["agree"] for r in rows)
+    if broken:
+        reason = f"skipped: {broken}"
+    elif disagree:
+        reason = (f"skipped: yours disagrees with the reference on {disagree} case(s). "
+                  "The speed of a wrong answer means little; fix those first.")
+    elif args.no_speed:
+        reason = "skipped (--no-speed)"
+    else:
+        reason = None
+    if reason:
+        c.say(reason)
+        c.report["speed"] = {"skipped": reason}
+    else:
+        env.say(paint(env, "timing (this imports torch, a couple of seconds)…", "dim"))
+        speed = run_speed(env, c.battery, c.ref_fn, yours, args.timeout, args.sizes)
+        for ln in speed_section(env, speed, c.width):
+            env.say(ln)
+        c.report["speed"] = speed
+
+
+def section_code(c: Comparison) -> None:
+    """4. The unified diff, reference → yours, once unlocked (dojo/compare/unlock.py)."""
+    env = c.env
+    c.heading("4. Code — unified diff, reference → yours")
+    show, gives_up = code_unlocked(env, c.kata, c.args.reveal)
+    if show:
+        diff = code_diff(c.ref_path, c.path, c.ref_name, c.your_name)
+        if not diff:
+            env.say("Yours is identical to the reference.")
+        for ln in diff_lines(env, diff):
+            env.say(ln)
+        if gives_up:
+            env.say(paint(env, "(recorded in your progress as a give-up)", "dim"))
+        c.report["diff"] = "\n".join(diff)
+    else:
+        for ln in fit(locked_text(env, c.kata), c.width):
+            env.say(ln)
+    c.report["diff_shown"] = show

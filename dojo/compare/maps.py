@@ -1,0 +1,115 @@
+"""Section 2's pictures: the attention weights of the battery's small example, yours and the
+reference's, and plain sentences for what they show.
+
+``build_maps`` runs both on ``battery.map_inputs()`` and returns ``dojo.heatmap.Map`` panels
+(differing cells marked) for ``dojo/heatmap.py`` to draw; ``diagnose`` names weight where it
+must be 0 (a future leak, a masked key), a wrong-axis softmax, rows that do not sum to 1, NaN.
+"""
+
+from __future__ import annotations
+
+from dojo.compare.agreement import ATOL, RTOL, compare_case, split_outputs
+from dojo.compare.words import raised_text
+
+
+def pick(outputs: list, panel):
+    """The 2-D matrix ``panel`` draws from ``outputs``, or None when they do not hold one."""
+    import numpy as np
+
+    if panel.derive is not None:
+        try:
+            with np.errstate(all="ignore"):
+                a = np.asarray(panel.derive(list(outputs)), dtype=np.float64)
+        except Exception:  # outputs of the wrong shape or kind: nothing to draw
+            return None
+        return a if a.ndim == 2 else None
+    index = panel.index
+    a = outputs[index[0]]
+    if not isinstance(a, np.ndarray):
+        return None
+    try:
+        a = a[tuple(index[1:])] if len(index) > 1 else a
+    except (IndexError, TypeError):
+        return None
+    return a if a.ndim == 2 else None
+
+
+def build_maps(battery, ref_fn, yours, timeout: float, file_name: str, yours_broken: str | None):
+    """The maps to draw, the sentences that explain them, and the outcome of your call."""
+    import numpy as np
+
+    from dojo.heatmap import Map, differing
+    from dojo.isolate import call_here
+
+    inputs = battery.map_inputs()
+    ref = call_here(ref_fn, battery.map_inputs())
+    ref_outs, _ = split_outputs(ref.value, battery)
+    mine = None
+    note = yours_broken
+    your_outs = None
+    if note is None:
+        mine = yours.call(inputs, timeout)
+        if mine.returned:
+            your_outs, problem = split_outputs(mine.value, battery)
+            note = problem
+        elif mine.status == "raised":
+            note = f"yours raised {raised_text(mine, file_name)}"
+        else:
+            note = compare_case(ref, mine, battery, file_name)[1]
+    maps, notes = [], []
+    for panel in battery.panels(inputs):
+        r = pick(ref_outs, panel)
+        y = pick(your_outs, panel) if your_outs is not None else None
+        panel_note = note or ""
+        if your_outs is not None and y is None:
+            panel_note = "not a 2-D array where the weights should be"
+        elif y is not None and y.shape != r.shape:
+            panel_note = f"shape {y.shape}, the reference's is {r.shape}"
+        if y is not None:
+            with np.errstate(all="ignore"):
+                y = np.asarray(y).astype(np.float64)
+        differ = differing(y, r, RTOL, ATOL)
+        maps.append(Map(panel.title, r, y, differ, panel.blocked, panel_note if y is None or differ is None else ""))
+        if y is not None:
+            notes += diagnose(panel.title, r, y, differ, panel.blocked, battery.blocked_words,
+                              len(battery.panels(inputs)) > 1, panel.distribution)
+    if note and your_outs is None:
+        notes.append(f"Yours has no map to draw: {note}")
+    return maps, notes
+
+
+def diagnose(title, ref, yours, differ, blocked, blocked_words: str, prefix: bool,
+             distribution: bool = True) -> list[str]:
+    """Plain sentences for what the picture shows."""
+    import numpy as np
+
+    lead = f"{title}: " if prefix else ""
+    if differ is None:
+        return [f"{lead}yours has shape {yours.shape}, the reference {ref.shape}: they cannot be compared cell by cell."]
+    out = []
+    bad = ~np.isfinite(yours)
+    if bad.any():
+        out.append(f"{lead}{int(bad.sum())} cells of yours are NaN or inf (!!).")
+    if blocked is not None and blocked.shape == yours.shape:
+        leak = blocked & (yours != 0) & np.isfinite(yours)
+        if leak.any():
+            out.append(
+                f"{lead}yours puts weight on {int(leak.sum())} cells that must be exactly 0 "
+                f"(largest {float(np.max(np.abs(yours[leak]))):.3g}): {blocked_words}."
+            )
+    with np.errstate(all="ignore"):
+        rows_ok = not distribution or np.allclose(yours.sum(axis=1), 1.0, atol=1e-6)
+        finite_cols = np.isfinite(yours).all(axis=0)  # a column of NaN (all blocked) says nothing
+        cols_ok = finite_cols.any() and np.allclose(yours[:, finite_cols].sum(axis=0), 1.0, atol=1e-6)
+    if not rows_ok and cols_ok:
+        out.append(f"{lead}your columns sum to 1, not your rows: the softmax runs over the wrong axis "
+                   "(it should normalise over the keys, along each row).")
+    elif not rows_ok and not bad.any():
+        sums = yours.sum(axis=1)
+        out.append(f"{lead}your rows sum to {float(sums.min()):.3g}…{float(sums.max()):.3g}, not 1.")
+    n = int(differ.sum())
+    if n and not out:
+        out.append(f"{lead}{n} of {differ.size} cells differ from the reference (×).")
+    elif not n:
+        out.append(f"{lead}the maps agree cell for cell.")
+    return out

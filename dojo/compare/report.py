@@ -1,0 +1,170 @@
+"""How the comparison reads: sections 1, 3 and 4 as lines fitted to the terminal, and the JSON.
+
+``fit_width`` picks the width ($COLUMNS, else the terminal; None for a pipe or a file, which get
+one line a row, for grep) and ``fit`` wraps a sentence to it. Section 2's pictures are drawn by
+``dojo/heatmap.py``. ``report_json`` is the report as JSON text (inf and NaN as null).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+
+from dojo.compare.words import human_bytes, human_time
+from dojo.env import Env
+from dojo.render import paint, table
+
+
+def fit_width(env: Env) -> int | None:
+    """The width to fit: $COLUMNS when set, else the terminal written to (shutil's rules); None
+    when the output is a pipe or a file, which get one line a row (for grep)."""
+    import shutil
+
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    try:
+        if env.stdout.isatty():
+            return os.get_terminal_size(env.stdout.fileno()).columns
+    except (AttributeError, OSError, ValueError):
+        return None
+    return None if not sys.stdout.isatty() else shutil.get_terminal_size().columns
+
+
+def fit(text: str, width: int | None, first: str = "", indent: str = "") -> list[str]:
+    """``text`` wrapped at word boundaries to ``width`` columns (one line when width is None)."""
+    import textwrap
+
+    if width is None:
+        return [first + text]
+    return textwrap.wrap(text, width=max(20, width), initial_indent=first, subsequent_indent=indent,
+                         break_on_hyphens=False) or [first]
+
+
+def agreement_section(env: Env, rows: list[dict], battery, width: int | None = None,
+                      summary: bool = True) -> list[str]:
+    """The table of cases, disagreeing first, fitted to ``width`` columns (None: one line a row).
+
+    A long result wraps under its own column; on a terminal too narrow even for that, each case
+    takes two lines: the case, then its result."""
+    from dojo.batteries import KINDS
+
+    ordered = [r for r in rows if not r["agree"]] + [r for r in rows if r["agree"]]
+    case_w = max([4] + [len(r["case"]) for r in ordered])
+    kind_w = max([4] + [len(r["kind"]) for r in ordered])
+    room = None if width is None else width - (1 + 2 + case_w + 2 + kind_w + 2)
+    lines = []
+
+    def mark(r) -> str:
+        return paint(env, "✓", "green") if r["agree"] else paint(env, "✗", "red")
+
+    def result(r, text: str) -> str:
+        return text if r["agree"] else paint(env, text, "red")
+
+    if room is not None and room < 30:
+        for r in ordered:
+            lines += fit(f"{r['case']} ({r['kind']})", width - 3, first=mark(r) + "  ", indent="   ")
+            lines += [result(r, ln) for ln in fit(r["result"], width - 5, first="     ", indent="     ")]
+    else:
+        cells = []
+        for r in ordered:
+            parts = fit(r["result"], room) if room else [r["result"]]
+            cells.append([mark(r), r["case"], r["kind"], result(r, parts[0])])
+            cells += [["", "", "", result(r, part)] for part in parts[1:]]
+        lines += table(cells, ["", "case", "kind", "result"])
+    if not summary:
+        lines.append("")
+        return lines
+    lines.append("")
+    bad = [r for r in rows if not r["agree"]]
+    if not bad:
+        counts = ", ".join(f"{sum(r['kind'] == k for r in rows)} {k}" for k in KINDS)
+        text, style = f"✓ Yours agrees with the reference on all {len(rows)} cases ({counts}).", "green"
+    else:
+        kinds = ", ".join(
+            f"{n} {k}" for k in KINDS if (n := sum(r["kind"] == k for r in bad))
+        )
+        text, style = f"✗ Yours disagrees with the reference on {len(bad)} of {len(rows)} cases ({kinds}).", "red"
+    lines += [paint(env, ln, style, "bold") for ln in fit(text, width)]
+    return lines
+
+
+def speed_section(env: Env, speed: dict, width: int | None = None) -> list[str]:
+    small, big = speed["sizes"]
+    th = speed["threads"]
+    torch_threads = f", torch {th['torch']}" if "torch" in th else ""
+    lines = fit(f"float64, {speed['what']}; n = {small} and {big}. Threads: {th['numpy']} ({th['source']}){torch_threads}.",
+                width)
+    cells = []
+    for name in ("reference", "yours", "torch"):
+        row = speed["rows"][name]
+        ratio = row.get("ratio")
+        peak = row.get("peak", {})
+        untraced = "— (not traced)" if name == "torch" else "— (too slow to trace)"
+
+        def memory(n):
+            return human_bytes(peak[n]) if peak.get(n) is not None else untraced
+
+        memory_growth = row.get("memory_growth")
+        cells.append([
+            name,
+            human_time(row["seconds"].get(small)),
+            memory(small),
+            human_time(row["seconds"].get(big)),
+            memory(big),
+            (f"{ratio:.2f}×" if ratio < 10 else f"{ratio:.0f}×") if ratio else "—",
+            f"n^{row['growth']:.1f}" if row.get("growth") is not None else (row.get("problem") or "—"),
+            f"n^{memory_growth:.1f}" if memory_growth is not None else "—",
+        ])
+    lines += table(cells, ["", f"n={small}", "peak memory", f"n={big}", "peak memory", "vs reference",
+                           "time grows like", "memory grows like"])
+    lines.append("")
+    for colour, sentence in speed["notes"]:
+        lines += [paint(env, ln, colour) for ln in fit(sentence, width)]
+    return lines
+
+
+def diff_lines(env: Env, diff: list[str]) -> list[str]:
+    out = []
+    for ln in diff:
+        if ln.startswith(("+++", "---")):
+            out.append(paint(env, ln, "bold"))
+        elif ln.startswith("@@"):
+            out.append(paint(env, ln, "cyan"))
+        elif ln.startswith("+"):
+            out.append(paint(env, ln, "green"))
+        elif ln.startswith("-"):
+            out.append(paint(env, ln, "red"))
+        else:
+            out.append(ln)
+    return out
+
+
+def report_json(report: dict) -> str:
+    """The whole comparison as the text of a JSON file (inf and NaN as null)."""
+    return json.dumps(json_safe(report), indent=1) + "\n"
+
+
+def json_safe(obj):
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {str(k): json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [json_safe(v) for v in obj]
+    return obj
+
+
+def _matrix(a):
+    return None if a is None else [[float(v) for v in row] for row in a]
+
+
+def maps_json(maps) -> list[dict]:
+    """Section 2's maps as the report holds them: each matrix as rows of floats, None where there is none."""
+    return [
+        {"title": m.title, "reference": _matrix(m.reference), "yours": _matrix(m.yours),
+         "differ": None if m.differ is None else m.differ.tolist(), "note": m.note}
+        for m in maps
+    ]

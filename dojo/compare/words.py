@@ -1,0 +1,65 @@
+"""Values, times and sizes in a few words: what the rows, the map notes and the speed table say."""
+
+from __future__ import annotations
+
+import math
+
+
+def fmt(x: float) -> str:
+    if x is None:
+        return "—"
+    if x == 0:
+        return "0"
+    if math.isinf(x) or math.isnan(x):
+        return str(x)
+    return f"{x:.1e}"
+
+
+def describe(value, limit: int = 70) -> str:
+    """A value in a few words: ``array (2, 3) float64 [[0.09 0.24 …]]``."""
+    import numpy as np
+
+    if isinstance(value, np.ndarray):
+        body = np.array2string(value, precision=3, threshold=6, edgeitems=2, max_line_width=10_000)
+        body = " ".join(body.split())
+        if len(body) > limit:
+            body = body[: limit - 1] + "…"
+        return f"array {value.shape} {value.dtype} {body}"
+    if isinstance(value, tuple):
+        parts = [f"array {v.shape} {v.dtype}" if isinstance(v, np.ndarray) else type(v).__name__ for v in value]
+        return f"a tuple ({', '.join(parts)})"
+    text = repr(value)
+    return f"{type(value).__name__} {text[:limit]}{'…' if len(text) > limit else ''}"
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def raised_text(outcome, file_name: str | None = None) -> str:
+    text = outcome.error_type + (f": {outcome.message}" if outcome.message else "")
+    if len(text) > 110:
+        text = text[:109] + "…"
+    if outcome.line and file_name:
+        text += f" (line {outcome.line} of {file_name})"
+    return text
+
+
+def human_time(seconds: float | None) -> str:
+    if seconds is None:
+        return "—"
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.0f} µs"
+    if seconds < 1:
+        return f"{seconds * 1e3:.1f} ms"
+    return f"{seconds:.2f} s"
+
+
+def human_bytes(n: int | None) -> str:
+    if n is None:
+        return "—"
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n:.1f} GB"
