@@ -118,19 +118,28 @@ def test_getting_further_scores_more_than_polishing_the_first_stage(sandbox, sol
     assert second["score"] > first["score"]  # slower on the first stage, but one stage further
 
 
+def pass_stage_one(sandbox, live, solution, at: str) -> str:
+    """Save the reference softmax, move the clock to ``at``, press s; the second stage's file,
+    once its clock runs (from then on, moving the clock counts)."""
+    live.attempt.write_text(solution("softmax").read_text())
+    live.wait_for(r"passed: \d+ of \d+ properties pass")
+    minutes, seconds = at.split(":")
+    sandbox.set_clock(60 * int(minutes) + int(seconds))
+    live.wait_for(rf"⏱ stage 1 of 5 · {at} used")
+    live.key("s")
+    live.wait_for(rf"Stage 1 of 5: passed at {at}")
+    second = live.wait_for(r"Write your answer in: (\S+)").group(1)
+    live.wait_for(rf"⏱ stage 2 of 5 · {at} used")
+    return second
+
+
 def test_a_live_loop_moves_on_when_a_stage_is_submitted_and_stops_hard_on_one_clock(
     sandbox, interview, solution, wrong
 ):
     live = interview("--loop", "--minutes", "10")
-    live.attempt.write_text(solution("softmax").read_text())
-    live.wait_for(r"passed: \d+ of \d+ properties pass")
-    sandbox.set_clock(90)
-    live.wait_for(r"⏱ stage 1 of 5 · 1:30 used")
-    live.key("s")
-    live.wait_for(r"Stage 1 of 5: passed at 1:30")
-    second = live.wait_for(r"Write your answer in: (\S+)").group(1)
+    second = pass_stage_one(sandbox, live, solution, at="1:30")
     assert second.endswith("masked_attention.py")
-    live.wait_for(r"⏱ stage 2 of 5 · 1:30 used · 8:30 left")
+    live.wait_for(r"8:30 left")
     bug = wrong("masked_attention", "no_scale")
     with open(second, "w") as f:
         f.write(bug.read_text())
@@ -152,13 +161,7 @@ def test_a_loop_closed_in_stage_two_resumes_there_and_the_closed_time_counts(
     sandbox, interview, solution
 ):
     live = interview("--loop", "--minutes", "10")
-    live.attempt.write_text(solution("softmax").read_text())
-    live.wait_for(r"passed: \d+ of \d+ properties pass")
-    sandbox.set_clock(60)
-    live.wait_for(r"⏱ stage 1 of 5 · 1:00 used")
-    live.key("s")
-    live.wait_for(r"Stage 1 of 5: passed at 1:00")
-    live.wait_for(r"⏱ stage 2 of 5 · 1:00 used")  # stage 2's clock runs: from now on, moving it counts
+    pass_stage_one(sandbox, live, solution, at="1:00")
     sandbox.set_clock(120)
     live.wait_for(r"⏱ stage 2 of 5 · 2:00 used")  # persisted before it is shown
     live.proc.send_signal(signal.SIGHUP)  # the terminal window was closed
