@@ -143,6 +143,8 @@ def test_compare_refuses_a_timeout_that_is_not_a_finite_number(sandbox):
 @pytest.mark.parametrize("problem,session", [
     ("index out of range", {"index": 5}),
     ("an infinite time limit", {"queue": [{"kata": "softmax", "limit_s": float("inf")}]}),
+    ("a loop whose clock is not a number", {"loop": {"id": "x", "started_at": 0.0, "limit_s": "ten", "stages": []}}),
+    ("a loop stage that is not a record", {"loop": {"id": "x", "started_at": 0.0, "limit_s": 60.0, "stages": [3]}}),
     ("a folder outside the state folder", {"current": {
         "id": "x", "kata": "softmax", "folder": "../../escape", "limit_s": 600.0, "started_at": 0.0,
         "elapsed_s": 10.0, "tick_wall": 1.8e9, "closed_s": 0.0, "resumed": 0, "hints": 0, "judge_runs": 0,
