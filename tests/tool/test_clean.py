@@ -159,6 +159,8 @@ def test_an_attempts_folder_that_is_a_link_elsewhere_is_refused(sandbox, tmp_pat
 def test_no_attempts_folder_is_nothing_to_do(sandbox):
     r = sandbox.run("clean")
     assert r.code == 0 and "No attempt folders" in r.out
+    r = sandbox.run("help", "clean")
+    assert r.code == 0 and r.out.startswith("usage: dojo clean") and "--dry-run" in r.out
 
 
 def test_personal_best_folders_follow_personal_bests():

@@ -236,6 +236,9 @@ def test_loop_stages_and_odd_records_are_read_and_never_crash(box):
 
 
 def test_bad_drill_arguments_are_usage_errors(box):
+    r = run(box, "help", "drill")
+    assert r.code == 0 and r.out.startswith("usage: dojo drill")
+    assert all(flag in r.out for flag in ("--minutes", "--coach", "--manual", "--answer", "--at", "--loop"))
     r = run(box, "drill", "sofmax")
     assert r.code == 2 and "Did you mean 'softmax'" in r.err
     for flag, value in (("--minutes", "nan"), ("--minutes", "0"), ("--at", "-1"), ("--at", "inf")):
