@@ -167,7 +167,7 @@ def cmd_clean(env: Env, args) -> int:
 
 
 def age_text(env: Env, f: Folder) -> str:
-    days = int((env.now() - f.newest) // DAY)
+    days = max(0, int((env.now() - f.newest) // DAY))  # a file from the future is 0 days old
     return f"{days} day{'' if days == 1 else 's'} ago"
 
 
@@ -175,8 +175,9 @@ def show_kept(env: Env, kept: list[Folder]) -> None:
     if not kept:
         return
     env.say(paint(env, "Kept", "bold") + " whatever their age:")
+    width = max(len(f.path.name) for f in kept)
     for f in kept:
-        env.say(f"  {f.path.name}  ({age_text(env, f)}): {f.keep}")
+        env.say(f"  {f.path.name:<{width}}  ({age_text(env, f)}): {f.keep}")
 
 
 def register(sub) -> None:

@@ -89,7 +89,8 @@ def cmd_drill(env: Env, args) -> int:
         if first is None:
             return nothing_due(env, entries)
         kata = registry.get(first.kata)
-    introduce(env, kata, entries.get(kata.module))
+    if not (env.state_dir / "interview.json").exists():  # else the interview says what is open
+        introduce(env, kata, entries.get(kata.module))
 
     argv = ["interview", kata.module] + (["--loop"] if args.loop else [])
     for flag in PASSTHROUGH:
@@ -135,9 +136,12 @@ def introduce(env: Env, kata: registry.Kata, e: schedule.Entry | None) -> None:
         streak = f"{plural(e.streak, 'clean pass')} in a row"
         if e.overdue is not None:
             why = f"{e.cell()} ({last}; {streak})."
-        else:
+        elif e.streak:
             why = (f"not due until {day_text(e.due)} ({last}; {streak}). Drilling early: a clean pass "
-                   f"keeps the streak at {e.streak} and restarts its interval; anything else resets it.")
+                   f"keeps the streak at {e.streak} and restarts its {schedule.interval(e.streak)}-day "
+                   "interval from today; anything else sets the streak back to 0.")
+        else:
+            why = f"not due until {day_text(e.due)} ({last}). Drilling early: it is due again tomorrow either way."
     env.say(paint(env, f"Drill: {kata.module}", "bold") + f" — {why}")
     env.say(f"A blank stub in the attempts folder; your {env.kata_file(kata).relative_to(env.root)} is not touched.")
     env.say()

@@ -255,3 +255,19 @@ def test_drill_loop_says_plainly_that_there_is_no_loop_yet(box):
     r = run(box, "drill", "--loop")
     assert r.code == 2 and "no --loop yet" in r.err and "Traceback" not in r.err
     assert not (box.state / "attempts").exists()
+
+
+def test_a_drill_while_an_interview_is_open_points_to_resume(box):
+    live = box.popen("interview", "rope")
+    try:
+        for line in live.stdout:  # the attempt folder exists once this is printed
+            if line.startswith("Write your answer in:"):
+                break
+    finally:
+        live.kill()  # the terminal is gone: the interview stays open
+        live.wait()
+    assert (box.state / "interview.json").exists()
+    r = run(box, "drill", "softmax")
+    assert r.code == 2 and "an interview (rope) is still open" in r.err and "--resume" in r.err
+    assert "Drill:" not in r.out  # no promise of a blank stub that is not coming
+    assert not records(box)
