@@ -67,10 +67,24 @@ def open_folder(env: Env) -> Path | None:
     return (env.state_dir / folder).resolve() if isinstance(folder, str) and folder else None
 
 
-def why_kept(env: Env) -> dict[Path, str]:
+def readable_history(env: Env) -> list[dict] | None:
+    """history.jsonl's records; None when it is there but cannot be read (``history.read``
+    has then set it aside with a warning, or could not even do that)."""
+    path = history.history_path(env)
+    existed = path.exists() or path.is_symlink()
+    records = history.read(env)
+    if existed and not records:
+        try:
+            if path.read_text(encoding="utf-8").strip():
+                return None
+        except (OSError, ValueError):
+            return None
+    return records
+
+
+def why_kept(env: Env, records: list[dict]) -> dict[Path, str]:
     """Resolved folder -> why it is kept whatever its age."""
     keep = {}
-    records = history.read(env)
     folders = history.personal_best_folders(records)
     flat = history.attempts(records)
     bests = history.personal_bests(flat)
@@ -115,7 +129,12 @@ def cmd_clean(env: Env, args) -> int:
     if attempts.is_symlink() or state not in base.parents:
         raise UsageError(f"{shown} is not a folder inside {where(env.state_dir, env)}/ "
                          "(a symbolic link?): nothing there is removed.")
-    keep = why_kept(env)
+    records = readable_history(env)
+    if records is None:
+        raise UsageError(f"{where(history.history_path(env), env)} could not be read, so which attempt "
+                         "folders are personal bests is unknown: nothing is removed. Put a readable "
+                         "history back (the unreadable one was moved aside, see above) and run it again.")
+    keep = why_kept(env, records)
     folders, others = [], 0
     for entry in sorted(attempts.iterdir()):
         if entry.is_symlink() or not entry.is_dir() or entry.resolve().parent != base:

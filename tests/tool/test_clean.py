@@ -149,6 +149,15 @@ def test_an_unreadable_interview_json_is_left_as_it_is(attic):
     assert not list(attic.state.glob("interview.json.corrupt-*"))
 
 
+def test_an_unreadable_history_means_nothing_is_removed(attic):
+    (attic.state / "history.jsonl").write_text('{"kata": "softmax"}\nnot json\n')
+    r = attic.run("clean", "--yes")
+    assert r.code == 2, r.out + r.err
+    assert "could not be read" in r.err and "nothing is removed" in r.err
+    assert present(attic) == set(attic.folders)  # the personal bests are unknown: all stay
+    assert len(list(attic.state.glob("history.jsonl.corrupt-*"))) == 1
+
+
 def test_an_attempts_folder_that_is_a_link_elsewhere_is_refused(sandbox, tmp_path):
     elsewhere = tmp_path / "other"
     (elsewhere / "20200101-000000-softmax").mkdir(parents=True)
