@@ -107,6 +107,10 @@ def cmd_progress(env: Env, args) -> int:
         data["welcomed"] = True
         store.save()
     progress_table(env, store)
+    from dojo.drill import due_lines
+
+    for line in due_lines(env):
+        env.say(line)
     nxt = next_kata(store)
     env.say()
     if nxt is None:
@@ -122,9 +126,10 @@ def cmd_progress(env: Env, args) -> int:
 
 
 def progress_table(env: Env, store: Store) -> None:
-    from dojo import history
+    from dojo import history, schedule
 
     best = history.best_times(env)
+    drills = schedule.for_env(env)
     rows = []
     for i, k in enumerate(registry.KATAS, 1):
         entry = store.kata(k.module)
@@ -132,10 +137,11 @@ def progress_table(env: Env, store: Store) -> None:
         if entry.get("gave_up"):
             status += paint(env, "  (gave up)", "yellow")
         hints = f"{entry['hints_used']}/{len(k.hints)}" if entry["hints_used"] else "—"
-        rows.append([f"{i}. {k.module}", k.difficulty, status, hints, duration(best.get(k.module))])
+        drill = drills[k.module].cell() if k.module in drills else "—"
+        rows.append([f"{i}. {k.module}", k.difficulty, status, hints, drill, duration(best.get(k.module))])
     # One table, so the columns line up across tracks, its rows grouped under track headings;
     # the numbers are the registry's order, running on across tracks.
-    header, rule, *lines = table(rows, ["kata", "difficulty", "status", "hints", "best interview"])
+    header, rule, *lines = table(rows, ["kata", "difficulty", "status", "hints", "next drill", "best interview"])
     env.say("  " + header)
     env.say("  " + rule)
     for track in registry.TRACKS:
@@ -593,7 +599,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("kata", nargs="?", help="default: the next kata to do")
     p.add_argument("--answers", action="store_true", help="show the model answers and run their demonstrations")
     p.set_defaults(func=cmd_followups)
-    for extension in ("dojo.interview", "dojo.compare"):
+    for extension in ("dojo.interview", "dojo.compare", "dojo.drill", "dojo.clean"):
         try:
             module = __import__(extension, fromlist=["register"])
         except ModuleNotFoundError as e:

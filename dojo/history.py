@@ -127,6 +127,34 @@ def personal_bests(records: list[dict]) -> dict[str, dict]:
     return bests
 
 
+def attempt_folder(record: dict) -> str | None:
+    """The attempt folder a record points to, relative to the state folder: its ``attempt``,
+    else ``attempts/<id>``; None when it names neither."""
+    folder, name = record.get("attempt"), record.get("id")
+    if isinstance(folder, str) and folder:
+        return folder
+    if isinstance(name, str) and name:
+        return f"attempts/{name}"
+    return None
+
+
+def personal_best_folders(records: list[dict]) -> set[str]:
+    """The attempt folders (relative to the state folder) of each kata's personal bests, as
+    ``personal_bests`` counts them over ``attempts(records)``: the attempt with the best score
+    and the fastest pass (every one of them when several tie)."""
+    flat = [r for r in attempts(records) if isinstance(r.get("kata"), str)]
+    bests = personal_bests(flat)
+    keep = set()
+    for r in flat:
+        b = bests[r["kata"]]
+        score, used = finite(r.get("score")), finite(r.get("used_s"))
+        best_score = score is not None and score == b["best_score"]
+        fastest = r.get("outcome") == "passed" and used is not None and used == b["fastest"]
+        if (best_score or fastest) and (folder := attempt_folder(r)) is not None:
+            keep.add(folder)
+    return keep
+
+
 SPARKS = "▁▂▃▄▅▆▇█"
 
 
