@@ -78,9 +78,6 @@ def cmd_drill(env: Env, args) -> int:
     interview = interview_parser(parser)
     if interview is None:
         raise UsageError("this dojo has no `dojo interview` command, which a drill runs.")
-    if args.loop and "--loop" not in interview._option_string_actions:
-        raise UsageError("--loop: this dojo's `dojo interview` has no --loop yet, so there is no loop "
-                         "to drill. `dojo drill` without --loop drills one kata.")
     entries = schedule.for_env(env)
     if args.kata:
         kata = kata_arg(args.kata)
@@ -97,6 +94,8 @@ def cmd_drill(env: Env, args) -> int:
         value = getattr(args, flag[2:].replace("-", "_"), None)
         if value is True:
             argv.append(flag)
+        elif isinstance(value, list):  # --answer/--at, once per stage of a loop
+            argv += [part for v in value for part in (flag, str(v))]
         elif value not in (None, False):
             argv += [flag, str(value)]
     try:
@@ -170,7 +169,8 @@ def register(sub) -> None:
                     "(passed, no hint) in a row; tomorrow after anything else. See docs/state.md.",
     )
     p.add_argument("kata", nargs="?", metavar="KATA", help="drill this kata (default: the most overdue)")
-    p.add_argument("--loop", action="store_true", help="an interview loop starting at the kata (dojo interview --loop)")
+    p.add_argument("--loop", action="store_true",
+                   help="an interview loop from the kata: it and its next questions on one clock (dojo interview --loop)")
     interview = sub.choices.get("interview")
     for flag in PASSTHROUGH:  # the interview's own flags, with its own checks and help
         action = interview._option_string_actions.get(flag) if interview else None
@@ -179,5 +179,6 @@ def register(sub) -> None:
         if isinstance(action, argparse._StoreTrueAction):
             p.add_argument(flag, action="store_true", help=action.help)
         else:
-            p.add_argument(flag, type=action.type, metavar=action.metavar, help=action.help)
+            repeat = "append" if isinstance(action, argparse._AppendAction) else "store"
+            p.add_argument(flag, type=action.type, metavar=action.metavar, help=action.help, action=repeat)
     p.set_defaults(func=cmd_drill)

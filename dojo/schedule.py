@@ -4,8 +4,9 @@ Nothing is stored: every call reads the attempt records (``history.attempts``, s
 of an interview loop counts as an attempt of its kata) and a "now", and works out, per kata:
 
 - **the streak**: clean passes in a row. A *clean pass* is a record with ``outcome`` "passed",
-  ``hints`` 0 and ``attempted`` not false. Anything else (failed, timed-out, abandoned, no
-  attempt, a pass with a hint, a record whose hints cannot be read) sets the streak to 0;
+  ``hints`` 0, ``attempted`` not false and ``coach`` not true (done cold: --coach shows the
+  failing inputs). Anything else (failed, timed-out, abandoned, no attempt, a pass with a
+  hint or with --coach, a record whose hints cannot be read) sets the streak to 0;
 - **the due date**: the local calendar day of the last attempt plus the interval: 1, 3, 7, 21,
   then 60 days for a streak of 1, 2, 3, 4, 5 or more; 1 day (tomorrow) for a streak of 0.
   Days are calendar days in local time: an attempt at 23:00 is due again the next day;
@@ -56,9 +57,11 @@ def when(record: dict, tz: dt.tzinfo | None = None) -> float | None:
 
 
 def clean_pass(record: dict) -> bool:
-    """Passed in time, with no hint (a record that does not say how many hints is not clean)."""
+    """Passed in time, cold: no hint, no --coach (a record that does not say how many hints is
+    not clean)."""
     hints = history.finite(record.get("hints"))
-    return record.get("outcome") == "passed" and record.get("attempted") is not False and hints == 0
+    return (record.get("outcome") == "passed" and record.get("attempted") is not False and hints == 0
+            and record.get("coach") is not True)
 
 
 def result_words(record: dict) -> str:
@@ -68,6 +71,8 @@ def result_words(record: dict) -> str:
         return "clean pass"
     if outcome == "passed":
         hints = history.finite(record.get("hints"))
+        if record.get("coach") is True and hints == 0:
+            return "passed with --coach"
         if hints is None:
             return "passed (hints unknown)"
         return f"passed with {hints:g} hint{'' if hints == 1 else 's'}"

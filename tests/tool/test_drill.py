@@ -249,12 +249,30 @@ def test_bad_drill_arguments_are_usage_errors(box):
     assert not (box.state / "history.jsonl").exists() and not (box.state / "attempts").exists()
 
 
-def test_drill_loop_says_plainly_that_there_is_no_loop_yet(box):
-    if "--loop" in run(box, "help", "interview").out:
-        pytest.skip("dojo interview has --loop: the loop drill is tested with it")
-    r = run(box, "drill", "--loop")
-    assert r.code == 2 and "no --loop yet" in r.err and "Traceback" not in r.err
-    assert not (box.state / "attempts").exists()
+def test_drill_loop_runs_the_interview_loop_from_the_most_overdue_kata(box, solution, wrong):
+    # Day 0: masked_attention fails (due day 1); softmax passes clean (due day 1 as well, but
+    # it was drilled later that day, so masked_attention is the one drilled longest ago).
+    r = run(box, "drill", "masked_attention", "--answer", str(wrong("masked_attention", "inverted_mask")))
+    assert r.code == 1, r.out + r.err
+    box.set_clock(600)
+    r = run(box, "drill", "softmax", "--answer", str(solution("softmax")))
+    assert r.code == 0, r.out + r.err
+    untouched = katas_digest(box)
+    box.set_clock(DAY + 600)
+    r = run(box, "drill", "--loop", "--answer", str(solution("masked_attention")), "--at", "60",
+            "--answer", str(solution("causal_self_attention")), "--at", "200")
+    assert r.code == 1, r.out + r.err  # two stages of four answered: the loop stops there
+    assert re.search(r"^Drill: masked_attention — overdue|^Drill: masked_attention — due today", r.out, re.M), r.out
+    assert "Interview loop, stage 1 of 4: Masked scaled dot-product attention" in r.out
+    assert "No more answers: the loop stops after stage 2." in r.out
+    loop = records(box)[-1]
+    assert loop["kind"] == "loop" and [s["kata"] for s in loop["stages"]] == [
+        "masked_attention", "causal_self_attention"]
+    assert [s["outcome"] for s in loop["stages"]] == ["passed", "passed"]
+    # each stage is a drill of its kata: both are now on the schedule, one clean pass in a row
+    assert "Schedule: masked_attention again tomorrow" in r.out
+    assert "Schedule: causal_self_attention again tomorrow" in r.out
+    assert katas_digest(box) == untouched
 
 
 def test_a_drill_while_an_interview_is_open_points_to_resume(box):

@@ -1,7 +1,7 @@
 """The re-drill schedule's rules (dojo/schedule.py), in-process: no judge, no subprocess.
 
 Every expected date below is worked out by hand from the rules in docs/state.md ("The drill
-schedule"): a clean pass (passed, no hint) in a row puts the kata 1, 3, 7, 21, then 60 days
+schedule"): a clean pass (passed, no hint, no --coach) in a row puts the kata 1, 3, 7, 21, then 60 days
 after the calendar day of the attempt; anything else, tomorrow; an early clean pass keeps the
 streak and restarts the interval.
 """
@@ -57,6 +57,7 @@ def test_clean_passes_on_their_due_days_space_out_1_3_7_21_60_60():
     rec(outcome="passed", hints=1),
     rec(outcome="failed", attempted=False),
     rec(outcome="passed", hints=None),  # a pass whose hints cannot be read is not known to be clean
+    rec(outcome="passed", coach=True),  # --coach showed the failing inputs: not done cold
 ])
 def test_anything_but_a_clean_pass_resets_the_streak_and_is_due_tomorrow(last):
     # two clean passes (Jan 15 and Jan 16: due Jan 19), then on Jan 19 the attempt under test
