@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 
-from dojo import history, registry, schedule
+from dojo import registry, schedule
 from dojo.cli import Exit, UsageError, kata_arg
 from dojo.env import Env
 from dojo.render import paint
