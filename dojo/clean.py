@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dojo import history
-from dojo.cli import Exit, UsageError, number
+from dojo.cli import Exit, UsageError, confirm, number
 from dojo.env import Env
 from dojo.render import duration, paint, table
 from dojo.state import reason, where
@@ -110,12 +110,11 @@ def why_kept(env: Env, records: list[dict]) -> dict[Path, str]:
 
 
 def ask(env: Env, question: str) -> bool:
-    """y/N on a terminal; without one the answer is no."""
+    """y/N on a terminal (``dojo.cli.confirm``); without one the answer is no, not an error."""
     if not env.stdin or not env.stdin.isatty():
         env.say(f"{question} Not asking without a terminal, so nothing is removed: add --yes to remove them.")
         return False
-    print(f"{question} [y/N] ", end="", file=env.stdout, flush=True)
-    return env.stdin.readline().strip().lower() in ("y", "yes")
+    return confirm(env, question)
 
 
 def cmd_clean(env: Env, args) -> int:

@@ -106,10 +106,10 @@ def cmd_progress(env: Env, args) -> int:
         env.say(WELCOME)
         data["welcomed"] = True
         store.save()
-    progress_table(env, store)
+    drills = progress_table(env, store)
     from dojo.drill import due_lines
 
-    for line in due_lines(env):
+    for line in due_lines(env, drills):
         env.say(line)
     nxt = next_kata(store)
     env.say()
@@ -125,11 +125,13 @@ def cmd_progress(env: Env, args) -> int:
     return Exit.OK
 
 
-def progress_table(env: Env, store: Store) -> None:
+def progress_table(env: Env, store: Store) -> dict:
+    """Print the progress table; return the drill schedule it shows (kata -> schedule.Entry)."""
     from dojo import history, schedule
 
-    best = history.best_times(env)
-    drills = schedule.for_env(env)
+    records = history.read(env)  # read once: best times and the schedule both come from it
+    best = history.best_times(records)
+    drills = schedule.schedule(records, env.now())
     rows = []
     for i, k in enumerate(registry.KATAS, 1):
         entry = store.kata(k.module)
@@ -149,6 +151,7 @@ def progress_table(env: Env, store: Store) -> None:
         for k, line in zip(registry.KATAS, lines):
             if k.track == track:
                 env.say("  " + line)
+    return drills
 
 
 def cmd_list(env: Env, args) -> int:

@@ -42,14 +42,15 @@ def due_words(e: schedule.Entry) -> str:
     return e.cell()
 
 
-def due_lines(env: Env) -> list[str]:
-    """What bare ``dojo`` says under the table when katas are due: which, and the command."""
-    entries = schedule.for_env(env)
-    first = schedule.most_overdue(entries, order(env))
+def due_lines(env: Env, entries: dict[str, schedule.Entry]) -> list[str]:
+    """What bare ``dojo`` says under the table when katas are due (``entries``: the schedule
+    the table shows): which, and the command."""
+    katas = order(env)
+    first = schedule.most_overdue(entries, katas)
     if first is None:
         return []
-    due = sorted((e for e in entries.values() if e.kata in order(env) and e.overdue is not None),
-                 key=lambda e: (e is not first, -e.overdue, order(env).index(e.kata)))
+    due = sorted((e for e in entries.values() if e.kata in katas and e.overdue is not None),
+                 key=lambda e: (e is not first, -e.overdue, katas.index(e.kata)))
     names = ", ".join(f"{e.kata} ({e.cell()})" for e in due)
     return [
         "",

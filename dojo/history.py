@@ -97,10 +97,10 @@ def attempts(records: list[dict]) -> list[dict]:
     return out
 
 
-def best_times(env: Env) -> dict[str, float]:
-    """Fastest passing interview time (seconds) per kata, loop stages included."""
+def best_times(records: list[dict]) -> dict[str, float]:
+    """Fastest passing interview time (seconds) per kata in ``records``, loop stages included."""
     best: dict[str, float] = {}
-    for r in attempts(read(env)):
+    for r in attempts(records):
         used, kata = finite(r.get("used_s")), r.get("kata")
         if r.get("outcome") == "passed" and used is not None and isinstance(kata, str):
             best[kata] = min(best.get(kata, math.inf), used)
