@@ -56,15 +56,19 @@ def size_text(n: int) -> str:
     return f"{n} bytes"
 
 
-def open_folder(env: Env) -> Path | None:
-    """The attempt folder of the interview that is still open, from interview.json (read, never
-    changed: a file that cannot be read names no folder)."""
+def open_folders(env: Env) -> list[Path]:
+    """The attempt folders of the interview that is still open: its running problem's and, for
+    a loop, those of the stages already played (not in the history until the loop ends). Read
+    with the interview's own reader, never changed: a file that cannot be read names none."""
+    from dojo.interview import state
+
     try:
-        data = json.loads((env.state_dir / "interview.json").read_text(encoding="utf-8"))
-        folder = data["current"]["folder"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-    return (env.state_dir / folder).resolve() if isinstance(folder, str) and folder else None
+        session = state.from_json(env, json.loads(state.session_path(env).read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        return []
+    folders = [session.current.folder] if session.current else []
+    folders += [s["attempt"] for s in (session.loop.stages if session.loop else []) if isinstance(s.get("attempt"), str)]
+    return [(env.state_dir / f).resolve() for f in folders if f]
 
 
 def readable_history(env: Env) -> list[dict] | None:
@@ -103,9 +107,8 @@ def why_kept(env: Env, records: list[dict]) -> dict[Path, str]:
         except (OSError, ValueError):
             continue
         keep[path] = f"personal best, {r['kata']}: {' and '.join(what)}"
-    current = open_folder(env)
-    if current is not None:
-        keep[current] = "the interview that is still open"
+    for folder in open_folders(env):
+        keep[folder] = "the interview that is still open"
     return keep
 
 

@@ -45,6 +45,20 @@ def record(kata, folder, outcome="passed", used=300.0, score=100, **more) -> dic
             "hints": 0, "attempted": True, "ended_at": NOW - 40 * DAY, "attempt": folder, **more}
 
 
+def session(folder: str, loop_stages: tuple[str, ...] = ()) -> dict:
+    """interview.json as an open interview on rope writes it (a loop when it has stages)."""
+    current = {"id": folder.split("/")[1], "kata": "rope", "folder": folder, "limit_s": 1200.0,
+               "started_at": NOW, "elapsed_s": 10.0, "tick_wall": NOW}
+    data = {"version": 1, "queue": [{"kata": "rope", "limit_s": 1200.0}], "index": 0, "coach": False,
+            "watch": True, "current": current}
+    if loop_stages:
+        data["queue"] = [{"kata": "softmax", "limit_s": 2700.0}] * len(loop_stages) + [{"kata": "rope", "limit_s": 2700.0}]
+        data["index"] = len(loop_stages)
+        data["loop"] = {"id": "x-loop", "started_at": NOW, "limit_s": 2700.0,
+                        "stages": [record("softmax", s) for s in loop_stages]}
+    return data
+
+
 @pytest.fixture
 def attic(sandbox, tmp_path):
     """A state folder with attempt folders of every kind (see the names) and the history that
@@ -77,7 +91,7 @@ def attic(sandbox, tmp_path):
          "stages": [record("rope", f["loop_stage"], used=400.0, score=100)]},
     ]
     (box.state / "history.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
-    (box.state / "interview.json").write_text(json.dumps({"version": 1, "current": {"folder": f["open"]}}))
+    (box.state / "interview.json").write_text(json.dumps(session(f["open"])))
     box.folders = f
     box.outside = outside
     return box
@@ -228,3 +242,12 @@ def test_on_a_terminal_it_asks_and_only_y_removes(attic):
     finally:
         subprocess.run(tmux + ["kill-server"], capture_output=True)
     assert present(attic) == set(attic.folders) - {"worse", "orphan"}
+
+
+def test_an_open_loop_keeps_the_folders_of_its_finished_stages(attic):
+    # The loop's first stage is not in history.jsonl until the loop ends.
+    (attic.state / "interview.json").write_text(json.dumps(session(attic.folders["open"], (attic.folders["orphan"],))))
+    r = attic.run("clean", "--yes")
+    assert r.code == 0, r.out + r.err
+    assert re.search(r"^  20261207-080000-softmax +\(40 days ago\): the interview that is still open$", r.out, re.M)
+    assert {"orphan", "open"} <= present(attic) and "worse" not in present(attic)
