@@ -83,12 +83,21 @@ def pytest_addoption(parser):
         "(default: 30 s plus 0.5 s per example of the profile)",
     )
     group.addoption(
+        "--contributors", action="store_true", default=False,
+        help="run the contributors' suite instead: hostile files, live terminals, the thorough "
+        "profile on several seeds (CI runs it after the README's test line)",
+    )
+    group.addoption(
         "--dojo-shard", default=None,
         help="K/N: run only every N-th property from the K-th (the dojo tool splits a kata across cores)",
     )
 
 
 def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "contributors: part of the contributors' suite (--contributors), not of the README's test line",
+    )
     raw = config.getoption("--impl")
     impl = Path(raw) if Path(raw).is_absolute() else (Path.cwd() / raw)
     if not impl.is_dir() and (ROOT / raw).is_dir():
@@ -175,7 +184,20 @@ def _kata_of(item) -> registry.Kata | None:
     return KATA_BY_TEST.get(Path(item.path))
 
 
+def _split_suites(config, items) -> None:
+    """The README's test line runs what a user needs to trust an install; ``--contributors``
+    runs the rest (and only the rest): CI runs both, so nothing goes untested."""
+    wanted = config.getoption("--contributors")
+    kept = [it for it in items if (it.get_closest_marker("contributors") is not None) == wanted]
+    if len(kept) != len(items):
+        ids = {id(it) for it in kept}
+        config.dojo_other_suite = [it for it in items if id(it) not in ids]
+        config.hook.pytest_deselected(items=config.dojo_other_suite)
+        items[:] = kept
+
+
 def pytest_collection_modifyitems(session, config, items):
+    _split_suites(config, items)
     groups: dict[str, list] = {}
     for item in items:
         kata = _kata_of(item)

@@ -18,6 +18,8 @@ import pytest
 
 from tests.tool.harness import REPO, Sandbox
 
+pytestmark = pytest.mark.contributors  # about two minutes: the contributors' suite
+
 HOSTILE = sorted((Path(__file__).parent / "hostile").glob("*.py"))
 DEADLINE = "5"  # seconds per kata for the whole run (DOJO_KATA_DEADLINE): short, for the hangs
 
