@@ -104,24 +104,72 @@ def write(path: Path, source: str, answers: dict[str, tuple[np.ndarray, ...]]) -
 def build() -> int:
     """Rebuild tests/answers/ from the practice profile run on the reference solutions."""
     import shutil
-    import subprocess
 
     env = dict(os.environ, DOJO_ORACLE_RECORD=str(SHIPPED))
-    env.pop("CI", None)
     shutil.rmtree(SHIPPED, ignore_errors=True)
     SHIPPED.mkdir(parents=True)
-    from dojo import registry
-
-    tests = [str(k.test_path) for k in registry.KATAS]
-    cmd = [sys.executable, "-m", "pytest", *tests, "--impl=solutions", "-q", "-p", "no:cacheprovider",
-           "--hypothesis-profile=dojo"]
-    code = subprocess.call(cmd, cwd=ROOT, env=env)
+    proc = practice_run(env)
+    print(proc.stdout[-2000:] + proc.stderr[-2000:])
+    code = proc.returncode
     for path in sorted(SHIPPED.glob("*.npz")):
         print(f"{path.relative_to(ROOT)}: {path.stat().st_size / 1024:.0f} KiB")
     return code
 
 
+def practice_run(env: dict) -> "subprocess.CompletedProcess":
+    """The practice profile (CI unset) over every kata's reference solution, in a fresh process."""
+    import subprocess
+
+    from dojo import registry
+
+    env = dict(env)
+    env.pop("CI", None)
+    tests = [str(k.test_path) for k in registry.KATAS]
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", *tests, "--impl=solutions", "-q", "-p", "no:cacheprovider",
+         "--hypothesis-profile=dojo"],
+        cwd=ROOT, env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL,
+    )
+
+
+def verify(state_dir: Path) -> tuple["subprocess.CompletedProcess", dict]:
+    """Every answer the practice profile asks for, computed live and compared with the shipped
+    one (tests/oracle.py, ``DOJO_ORACLE_VERIFY``): the run, and what was checked, missing or
+    different, with each oracle file's tightest tolerance and the worst share of it used."""
+    import json
+
+    state_dir.mkdir(parents=True, exist_ok=True)
+    report = state_dir / "verified.json"
+    env = dict(os.environ, DOJO_ORACLE_VERIFY=str(report), DOJO_STATE_DIR=str(state_dir / "state"))
+    proc = practice_run(env)
+    verified = json.loads(report.read_text()) if report.exists() else {}
+    return proc, verified
+
+
+def _print_verified(verified: dict) -> None:
+    import numpy as np
+    import torch
+
+    print(f"torch {torch.__version__}, numpy {np.__version__}, "
+          f"ATEN_CPU_CAPABILITY={os.environ.get('ATEN_CPU_CAPABILITY', '(unset)')}, "
+          f"torch's CPU capability: {torch.backends.cpu.get_cpu_capability()}")
+    print(f"{'oracle file':58} {'answers':>7} {'rtol':>7} {'atol':>7} {'worst share':>11}")
+    for name, f in sorted(verified.get("files", {}).items()):
+        print(f"{name:58} {f['answers']:7} {f['rtol']:7.0e} {f['atol']:7.0e} {f['worst_fraction']:11.2e}")
+    print(f"checked {verified.get('checked', 0)}, missing {len(verified.get('missing', []))}, "
+          f"different {len(verified.get('different', []))}")
+
+
 if __name__ == "__main__":
-    if sys.argv[1:] != ["build"]:
-        sys.exit("usage: python -m tests.answer_store build")
-    sys.exit(build())
+    if sys.argv[1:] == ["build"]:
+        sys.exit(build())
+    if sys.argv[1:] == ["verify"]:
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as tmp:
+            proc, verified = verify(Path(tmp))
+        if proc.returncode != 0:
+            print(proc.stdout[-3000:] + proc.stderr[-3000:])
+        _print_verified(verified)
+        sys.exit(proc.returncode or bool(verified.get("missing") or verified.get("different")))
+    sys.exit("usage: python -m tests.answer_store build | verify")

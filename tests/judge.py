@@ -11,11 +11,11 @@ from hypothesis import given
 
 from dojo.guard import CandidateEscape
 from dojo.loader import KataTimeout, time_limit
+from tests import tolerance
 
-#: Tolerances against the float64 oracle. Correct answers written differently (einsum, loops,
-#: logsumexp) agree to ~1e-13; every realistic bug is off by far more than this.
-RTOL = 1e-9
-ATOL = 1e-12
+#: Tolerances against the float64 oracle (tests/tolerance.py says why they are these).
+RTOL = tolerance.RTOL
+ATOL = tolerance.ATOL
 
 
 class KataMismatch(AssertionError):
@@ -125,6 +125,8 @@ def check_pair(result, name: str, out_shape: tuple, weights_shape: tuple):
 
 def check_close(got, want, what: str, why: str = "", rtol: float = RTOL, atol: float = ATOL):
     """``got`` must match ``want`` (the oracle's, or a related call's) within float64 noise."""
+    tolerance.note(want, rtol, atol)
+    tolerance.note(got, rtol, atol)
     got = np.asarray(got)
     want = np.asarray(want)
     scale = float(np.max(np.abs(want[np.isfinite(want)]), initial=1.0))

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tests import answer_store
+from tests import answer_store, tolerance
 
 _ROOT = Path(__file__).resolve().parent.parent
 _LIVE_ONLY = bool(os.environ.get("CI")) or os.environ.get("DOJO_ORACLE_CACHE", "1") == "0"
@@ -37,7 +37,8 @@ _RECORD = os.environ.get("DOJO_ORACLE_RECORD")
 #: ``DOJO_ORACLE_VERIFY=FILE``: compute every answer live, compare it with the shipped one, and
 #: write what was checked, missing or different to FILE (tests/meta/test_answers.py).
 _VERIFY = os.environ.get("DOJO_ORACLE_VERIFY")
-_verified = {"checked": 0, "missing": [], "different": []}
+_verified = {"checked": 0, "missing": [], "different": [], "files": {}}
+_compared: list[tuple[str, str, tuple, tuple]] = []  # (file, key, shipped, live)
 
 _torch = None
 _oracles: list["_Oracle"] = []
@@ -115,16 +116,13 @@ class _Oracle:
         if self.known is None:
             self.known = answer_store.read(answer_store.SHIPPED / self.file, self.source)
         live = tuple(np.array(r, dtype=np.float64) for r in self.compute(*arrays, **params))
-        shipped = self.known.get(key)
         _verified["checked"] += 1
+        shipped = self.known.get(key)
         if shipped is None:
             _verified["missing"].append(f"{self.file}: {key}")
-        elif len(shipped) != len(live) or not all(
-            s.shape == w.shape and np.allclose(s, w, rtol=1e-12, atol=1e-300, equal_nan=False)
-            for s, w in zip(shipped, live)
-        ):
-            _verified["different"].append(f"{self.file}: {key}")
-        return live
+        else:  # compared at the end, with the tightest tolerance the judge applied to them
+            _compared.append((self.file, key, shipped, live))
+        return tuple(tolerance.tag(r, self.file) for r in live)
 
     def flush(self) -> None:
         if _RECORD and self.used:
@@ -149,10 +147,29 @@ def flush():
     if _VERIFY:
         import json
 
+        _compare_verified()
         Path(_VERIFY).write_text(json.dumps(_verified), encoding="utf-8")
         return
     for o in _oracles:
         o.flush()
+
+
+def _compare_verified() -> None:
+    """Each shipped answer against live torch, allowing a tenth of the tightest tolerance the
+    judge applied to that oracle's answers in this run (tests/tolerance.py says why)."""
+    for name, key, shipped, live in _compared:
+        rtol, atol = tolerance.tightest.get(name, (tolerance.RTOL, tolerance.ATOL))
+        used = max(
+            (tolerance.used_fraction(s, w, rtol, atol) for s, w in zip(shipped, live)),
+            default=0.0,
+        ) if len(shipped) == len(live) else float("inf")
+        file = _verified["files"].setdefault(
+            name, {"rtol": rtol, "atol": atol, "answers": 0, "worst_fraction": 0.0}
+        )
+        file["answers"] += 1
+        file["worst_fraction"] = max(file["worst_fraction"], used)
+        if used > tolerance.SHIPPED_FRACTION:
+            _verified["different"].append(f"{name}: {key} uses {used:.3g} of the judge's allowance")
 
 
 def memoised(compute):

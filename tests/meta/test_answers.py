@@ -2,31 +2,23 @@
 
 Complete: judging the reference solutions with the practice profile asks torch nothing that
 is not shipped, so a correct answer's first run in a fresh clone never imports torch.
-True: every shipped answer equals what torch computes now (relative 1e-12).
-Rebuild them with ``python -m tests.answer_store build`` after changing a judge or an oracle.
+True: every shipped answer is as close to what torch computes on this machine as the judge's
+verdicts need. Another torch build or CPU changes the last bits of float64 results, so "equal"
+cannot be the rule. The bound is a tenth of the tightest tolerance the judge applied to that
+oracle's answers in the same run: then the shipped answer and live torch give the same verdict
+to every answer that is not within 10% of the judge's own boundary (tests/tolerance.py argues
+it in full).
+Rebuild them with ``python -m tests.answer_store build`` after changing a judge or an oracle
+(a change that alters the practice profile's examples shows up here as missing answers).
 """
 
-import json
-import os
-import subprocess
-import sys
-
-from dojo import registry
-from tests.answer_store import ROOT
+from tests import answer_store
+from tests.tolerance import ATOL, RTOL, SHIPPED_FRACTION
 
 
 def test_shipped_answers_cover_the_practice_profile_and_match_live_torch(tmp_path):
-    report = tmp_path / "verified.json"
-    env = dict(os.environ, DOJO_ORACLE_VERIFY=str(report), DOJO_STATE_DIR=str(tmp_path / "state"))
-    env.pop("CI", None)
-    tests = [str(k.test_path) for k in registry.KATAS]
-    proc = subprocess.run(
-        [sys.executable, "-m", "pytest", *tests, "--impl=solutions", "-q", "-p", "no:cacheprovider",
-         "--hypothesis-profile=dojo"],
-        cwd=ROOT, env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL,
-    )
+    proc, verified = answer_store.verify(tmp_path)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    verified = json.loads(report.read_text())
     rebuild = "rebuild them: python -m tests.answer_store build"
     assert verified["checked"] > 0
     assert not verified["missing"], (
@@ -34,5 +26,10 @@ def test_shipped_answers_cover_the_practice_profile_and_match_live_torch(tmp_pat
         f"asks for are not shipped; {rebuild}"
     )
     assert not verified["different"], (
-        f"shipped answers differ from live torch: {verified['different'][:5]}; {rebuild}"
+        f"shipped answers differ from live torch by more than {SHIPPED_FRACTION} of the judge's "
+        f"allowance: {verified['different'][:5]}; {rebuild}"
     )
+    # every answer was compared, each with a tolerance no looser than the judge's defaults
+    assert sum(f["answers"] for f in verified["files"].values()) == verified["checked"]
+    for name, f in verified["files"].items():
+        assert f["rtol"] <= RTOL and f["atol"] <= ATOL, (name, f)
