@@ -2,7 +2,9 @@
 
 Each file in tests/meta/hostile/ is a kata answer with two constants: ``KATA`` and ``EXPECT``,
 words its verdict must contain (``PASSES = True`` marks a correct answer that must pass in
-spite of what it does). Each goes through plain ``pytest`` and through ``dojo test``:
+spite of what it does; ``DEADLINE = 5`` marks a file that hangs past every per-call limit, so
+the whole-run deadline is shortened to keep the test quick). A file that does not hang keeps
+the judge's default deadline: a busy machine must not turn it into a hang. Each goes through plain ``pytest`` and through ``dojo test``:
 never a pass (unless PASSES), never a hang past the whole-run deadline, no process left
 behind, and a message that names the cause. docs/hostile.md says how each is contained.
 """
@@ -21,7 +23,6 @@ from tests.tool.harness import REPO, Sandbox
 pytestmark = pytest.mark.contributors  # about two minutes: the contributors' suite
 
 HOSTILE = sorted((Path(__file__).parent / "hostile").glob("*.py"))
-DEADLINE = "5"  # seconds per kata for the whole run (DOJO_KATA_DEADLINE): short, for the hangs
 
 
 def constants(path: Path) -> dict:
@@ -46,14 +47,26 @@ def processes_mentioning(text: str) -> list[int]:
     return found
 
 
+def lingering(text: str, within: float = 10.0) -> list[int]:
+    """Processes still mentioning ``text`` once a SIGKILLed judge's children had ``within``
+    seconds to be reaped (polled, so a quick exit costs nothing and a busy machine gets time)."""
+    end = time.monotonic() + within
+    while (found := processes_mentioning(text)) and time.monotonic() < end:
+        time.sleep(0.05)
+    return found
+
+
 @pytest.mark.parametrize("path", HOSTILE, ids=[p.stem for p in HOSTILE])
 def test_plain_pytest_never_passes_hangs_or_leaves_processes(path, tmp_path):
     c = constants(path)
     impl = tmp_path / "impl"
     impl.mkdir()
     (impl / f"{c['KATA']}.py").write_text(path.read_text())
-    env = dict(os.environ, DOJO_KATA_DEADLINE=DEADLINE, DOJO_STATE_DIR=str(tmp_path / "state"))
+    env = dict(os.environ, DOJO_STATE_DIR=str(tmp_path / "state"))
     env.pop("CI", None)
+    env.pop("DOJO_KATA_DEADLINE", None)
+    if "DEADLINE" in c:
+        env["DOJO_KATA_DEADLINE"] = str(c["DEADLINE"])
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", f"tests/test_{c['KATA']}.py", f"--impl={impl}", "-q",
          "-p", "no:cacheprovider"],
@@ -66,8 +79,7 @@ def test_plain_pytest_never_passes_hangs_or_leaves_processes(path, tmp_path):
         assert proc.returncode != 0, f"plain pytest exited 0 for {path.name}:\n{out[-3000:]}"
         assert c["EXPECT"] in out, f"{path.name}: {c['EXPECT']!r} not in the output:\n{out[-3000:]}"
     assert len(out) < 2_000_000, "the candidate's output was not capped"
-    time.sleep(0.2)  # a SIGKILLed judge's children are reaped by now
-    assert not processes_mentioning(str(impl)), "processes were left behind"
+    assert not lingering(str(impl)), "processes were left behind"
 
 
 @pytest.mark.parametrize("path", HOSTILE, ids=[p.stem for p in HOSTILE])
@@ -76,7 +88,9 @@ def test_dojo_test_never_passes_hangs_or_leaves_processes(path, tmp_path):
     sandbox = Sandbox(tmp_path)
     sandbox.write_kata(c["KATA"], path)
     env = sandbox.environ()
-    env["DOJO_KATA_DEADLINE"] = DEADLINE
+    env.pop("DOJO_KATA_DEADLINE", None)
+    if "DEADLINE" in c:
+        env["DOJO_KATA_DEADLINE"] = str(c["DEADLINE"])
     proc = subprocess.run(sandbox.command("test", c["KATA"]), cwd=sandbox.root, env=env,
                           capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
     out = proc.stdout + proc.stderr
@@ -87,5 +101,4 @@ def test_dojo_test_never_passes_hangs_or_leaves_processes(path, tmp_path):
         assert "All " not in out or " properties pass." not in out.split("All ")[-1][:40], out[-3000:]
         assert c["EXPECT"] in out, f"{path.name}: {c['EXPECT']!r} not in the verdict:\n{out[-3000:]}"
         assert "not your fault" not in out  # the candidate's doing, never the tool's
-    time.sleep(0.2)
-    assert not processes_mentioning(str(sandbox.root)), "processes were left behind"
+    assert not lingering(str(sandbox.root)), "processes were left behind"

@@ -1,5 +1,6 @@
 """The project holds together: one registry, stubs derived from solutions, docs in sync."""
 
+import ast
 import os
 import re
 import subprocess
@@ -19,9 +20,29 @@ def test_the_registry_is_sound():
 
 
 @pytest.mark.parametrize("kata", registry.KATAS, ids=lambda k: k.module)
-def test_each_stub_is_its_solution_with_the_body_taken_out(kata):
+def test_each_generated_stub_is_its_solution_with_the_body_taken_out(kata):
+    """The stub (what a fresh clone holds, and what ``dojo reset`` writes) keeps the solution's
+    signature and docstring, imports only NumPy, and raises NotImplementedError."""
+    stub = ast.parse(stub_source(kata.solution_path, kata.function))
+    solution = ast.parse(kata.solution_path.read_text())
+
+    def function(tree):
+        return next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == kata.function)
+
+    fn, ref = function(stub), function(solution)
+    assert ast.dump(fn.args) == ast.dump(ref.args), "the stub's signature is not the solution's"
+    assert ast.get_docstring(fn) == ast.get_docstring(ref), "the stub's docstring is not the contract"
+    assert ast.unparse(fn.body[-1]) == "raise NotImplementedError('write your solution here')"
+    assert len(fn.body) == 2, "the stub's body is more than the docstring and the raise"
+    assert forbidden_imports(ast.unparse(stub)) == []
+
+
+@pytest.mark.contributors  # a practising user's katas/ holds answers: CI checks a clean clone
+@pytest.mark.parametrize("kata", registry.KATAS, ids=lambda k: k.module)
+def test_each_committed_stub_is_the_generated_one(kata):
     assert kata.stub_path.read_text() == stub_source(kata.solution_path, kata.function), (
-        f"katas/{kata.module}.py is not the untouched stub derived from solutions/{kata.module}.py"
+        f"katas/{kata.module}.py is not the untouched stub derived from solutions/{kata.module}.py: "
+        f"regenerate it (dojo reset {kata.module}) unless this checkout holds your own answers"
     )
 
 
@@ -38,10 +59,14 @@ def test_ci_runs_the_readme_test_command_verbatim():
 
 
 def test_untouched_stubs_each_report_not_implemented_once(tmp_path):
-    env = dict(os.environ)
+    impl = tmp_path / "stubs"  # the stubs as generated, whatever katas/ holds now
+    impl.mkdir()
+    for kata in registry.KATAS:
+        (impl / f"{kata.module}.py").write_text(stub_source(kata.solution_path, kata.function))
+    env = dict(os.environ, DOJO_STATE_DIR=str(tmp_path / "state"))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "--impl", "katas", "-p", "no:cacheprovider", "-q", "-rN"],
+        [sys.executable, "-m", "pytest", f"--impl={impl}", "-p", "no:cacheprovider", "-q", "-rN"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
     )
     assert proc.returncode == 1, proc.stdout + proc.stderr

@@ -1,7 +1,9 @@
 """Drive the real ``dojo`` entry point as a subprocess, in a sandbox copy of the repository.
 
-The sandbox holds katas/, solutions/, tests/ and conftest.py copied from this checkout, a
-state folder of its own, and a fake clock file: tests move time by writing to it.
+The sandbox holds solutions/, tests/ and conftest.py copied from this checkout, katas/ with
+the untouched stubs (derived from solutions/, as ``dojo reset`` writes them: never the files
+you practise in), a state folder of its own, and a fake clock file: tests move time by
+writing to it.
 """
 
 from __future__ import annotations
@@ -16,6 +18,15 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 
 
+def stub(module: str) -> str:
+    """The untouched stub of ``module``: what a fresh clone's katas/ holds."""
+    from dojo import registry
+    from dojo.stubs import stub_source
+
+    kata = registry.get(module)
+    return stub_source(kata.solution_path, kata.function)
+
+
 @dataclass
 class Result:
     code: int
@@ -27,8 +38,12 @@ class Sandbox:
     def __init__(self, tmp: Path):
         self.root = tmp / "repo"
         self.root.mkdir()
-        for name in ("katas", "solutions"):
-            shutil.copytree(REPO / name, self.root / name)
+        from dojo import registry
+
+        shutil.copytree(REPO / "solutions", self.root / "solutions")
+        (self.root / "katas").mkdir()
+        for kata in registry.KATAS:
+            (self.root / "katas" / f"{kata.module}.py").write_text(stub(kata.module))
         shutil.copytree(
             REPO / "tests", self.root / "tests",
             ignore=shutil.ignore_patterns("meta", "tool", "__pycache__"),

@@ -24,11 +24,11 @@ import pytest
 
 from dojo import registry
 from dojo.render import properties_of
-from tests.tool.harness import REPO, Sandbox
+from tests.tool.harness import REPO, Sandbox, stub
 
 KATA = registry.get("softmax")
 N = len(properties_of(REPO / "tests" / "test_softmax.py"))  # properties in the softmax judge
-STUB = (REPO / "katas" / "softmax.py").read_text()
+STUB = stub("softmax")
 NAN_TITLE = "NaN or +inf anywhere in x raises ValueError"
 RECORD_KEYS = {
     "v", "id", "kata", "started_at", "ended_at", "limit_s", "used_s", "outcome", "ended_by",

@@ -23,9 +23,9 @@ import sys
 import pytest
 
 from dojo.state import CannotWrite, atomic_write_bytes
-from tests.tool.harness import REPO, Result, Sandbox
+from tests.tool.harness import REPO, Result, Sandbox, stub
 
-STUB = (REPO / "katas" / "softmax.py").read_text()
+STUB = stub("softmax")
 
 VALID = {
     "state.json": json.dumps({"version": 1, "welcomed": True, "katas": {"softmax": {

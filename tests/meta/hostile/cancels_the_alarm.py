@@ -5,6 +5,7 @@ import numpy as np
 
 KATA = "softmax"
 EXPECT = 'whole-run deadline'  # the verdict must say this
+DEADLINE = 5  # it hangs: a short whole-run deadline keeps the test quick
 
 
 def softmax(x, axis=-1):
