@@ -76,6 +76,10 @@ class Sandbox:
             PYTHONPATH=str(REPO),  # the dojo package under test, even when not installed
         )
         env.pop("PYTHONDONTWRITEBYTECODE", None)
+        # pytest-xdist's workers inherit COLUMNS=80 and LINES=24 from execnet: the tool would
+        # fit its output to them. Tests that want a width say so.
+        env.pop("COLUMNS", None)
+        env.pop("LINES", None)
         return env
 
     def command(self, *args: str) -> list[str]:
