@@ -51,11 +51,15 @@ def test_readme_kata_table_is_generated_from_the_registry():
     assert docs.render_readme(text) == text, "run: python -m dojo.docs"
 
 
-def test_ci_runs_the_readme_test_command_verbatim():
+def test_ci_runs_the_readme_test_command_and_the_contributors_command_verbatim():
     readme = (ROOT / "README.md").read_text()
-    command = re.search(r"<!-- test-command -->\s*```sh\n(.+?)\n```", readme).group(1)
     ci = (ROOT / ".ci" / "run").read_text().splitlines()
-    assert command in ci
+    for marker in ("test-command", "contributors-command"):
+        command = re.search(rf"<!-- {marker} -->\s*```sh\n(.+?)\n```", readme).group(1)
+        assert command in ci, f"CI does not run the README's {marker} verbatim: {command}"
+    assert not any("pip install" in line for line in ci if not line.startswith(("#", "python3 -m venv"))), (
+        "CI installs something before the README's line: CI must get what a user gets"
+    )
 
 
 def test_untouched_stubs_each_report_not_implemented_once(tmp_path):

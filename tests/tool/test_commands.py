@@ -119,6 +119,7 @@ def backups(box) -> list:
     return sorted(folder.glob("*.py"), key=lambda p: p.stat().st_mtime_ns) if folder.is_dir() else []
 
 
+@pytest.mark.contributors  # live or long: the contributors' suite
 def test_reset_restore_restore_never_brings_back_the_stub(sandbox, wrong):
     mine = wrong("softmax", "global_max_shift").read_text()
     sandbox.write_kata("softmax", mine)
@@ -137,6 +138,7 @@ def test_reset_restore_restore_never_brings_back_the_stub(sandbox, wrong):
     assert len(backups(sandbox)) == 1
 
 
+@pytest.mark.contributors  # live or long: the contributors' suite
 def test_restore_never_picks_a_stub_backup_while_one_of_real_work_exists(sandbox):
     folder = sandbox.state / "backups" / "softmax"
     folder.mkdir(parents=True)

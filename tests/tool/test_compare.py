@@ -377,6 +377,7 @@ def test_png_size_matches_what_is_drawn():
 # -- speed ----------------------------------------------------------------------------------
 
 
+@pytest.mark.contributors  # live or long: the contributors' suite
 def test_a_slow_implementation_is_flagged(sandbox, tmp_path):
     sandbox.write_kata("softmax", SLOW_SOFTMAX)
     report = tmp_path / "compare.json"

@@ -71,6 +71,7 @@ def test_a_full_matrix_flash_attention_fails_the_memory_bound_in_test_and_compar
     assert "weights exp(s - lse)" in r.out  # the map flash draws: the weights lse implies
 
 
+@pytest.mark.contributors  # live or long: the contributors' suite
 def test_a_timed_interview_on_flash_attention_passes_with_the_reference(sandbox, solution):
     r = sandbox.run("interview", "flash_attention", "--answer", str(solution("flash_attention")), "--at", "60")
     assert r.code == 0, r.out + r.err

@@ -63,6 +63,7 @@ def practice(box, *passed: str) -> None:
     (box.state / "state.json").write_text(json.dumps({"version": 1, "welcomed": True, "katas": katas}))
 
 
+@pytest.mark.contributors  # live or long: the contributors' suite
 def test_a_simulated_month_of_drills(box, solution, wrong):
     sol = {k: str(solution(k)) for k in ("softmax", "masked_attention")}
     bad = {"softmax": str(wrong("softmax", "lets_nan_through")),
@@ -249,6 +250,7 @@ def test_bad_drill_arguments_are_usage_errors(box):
     assert not (box.state / "history.jsonl").exists() and not (box.state / "attempts").exists()
 
 
+@pytest.mark.contributors  # live or long: the contributors' suite
 def test_drill_loop_runs_the_interview_loop_from_the_most_overdue_kata(box, solution, wrong):
     # Day 0: masked_attention fails (due day 1); softmax passes clean (due day 1 as well, but
     # it was drilled later that day, so masked_attention is the one drilled longest ago).

@@ -235,6 +235,7 @@ def test_bad_input_is_a_usage_error(sandbox, solution):
 # -- live: keys on a pipe, the clock file moved by the test ---------------------------------------
 
 
+@pytest.mark.contributors  # live or long: the contributors' suite
 def test_time_running_out_freezes_the_file_as_last_seen_and_grades_that(
     sandbox, interview, nan_bug, solution
 ):
@@ -265,6 +266,7 @@ def test_time_running_out_freezes_the_file_as_last_seen_and_grades_that(
     assert live.attempt.read_text() == solution("softmax").read_text()
 
 
+@pytest.mark.contributors  # live or long: the contributors' suite
 def test_a_hint_costs_ten_points(sandbox, interview, solution):
     live = interview("softmax")
     live.key("h")
@@ -282,6 +284,7 @@ def test_a_hint_costs_ten_points(sandbox, interview, solution):
     assert not state.exists() or json.loads(state.read_text())["katas"].get("softmax", {}).get("hints_used", 0) == 0
 
 
+@pytest.mark.contributors  # live or long: the contributors' suite
 def test_q_asks_before_abandoning(sandbox, interview):
     live = interview("softmax")
     live.key("q")
@@ -300,6 +303,7 @@ def test_q_asks_before_abandoning(sandbox, interview):
     assert not (sandbox.state / "interview.json").exists()
 
 
+@pytest.mark.contributors  # live or long: the contributors' suite
 def test_ctrl_c_abandons_and_loses_nothing(sandbox, interview, nan_bug):
     live = interview("softmax", "--manual")
     live.attempt.write_text(nan_bug.read_text())
@@ -316,6 +320,7 @@ def test_ctrl_c_abandons_and_loses_nothing(sandbox, interview, nan_bug):
     assert not (sandbox.state / "interview.json").exists()
 
 
+@pytest.mark.contributors  # live or long: the contributors' suite
 def test_no_watch_is_gone_and_saves_are_still_judged_by_polling(sandbox, interview, nan_bug):
     # `--no-watch` changed nothing (saves are always found by polling), so it was removed.
     r = sandbox.run("interview", "softmax", "--no-watch")
@@ -332,6 +337,7 @@ def test_no_watch_is_gone_and_saves_are_still_judged_by_polling(sandbox, intervi
     assert (rec["outcome"], rec["judge_runs"], rec["passed"]) == ("abandoned", 1, N - 1)
 
 
+@pytest.mark.contributors  # live or long: the contributors' suite
 def test_resume_counts_the_time_the_terminal_was_closed(sandbox, interview, solution):
     live = interview("softmax")
     sandbox.set_clock(120)
@@ -353,6 +359,7 @@ def test_resume_counts_the_time_the_terminal_was_closed(sandbox, interview, solu
     assert not (sandbox.state / "interview.json").exists()
 
 
+@pytest.mark.contributors  # live or long: the contributors' suite
 def test_resume_after_the_deadline_grades_what_the_interview_last_saw(
     sandbox, interview, nan_bug, solution
 ):
@@ -394,6 +401,7 @@ def test_a_corrupt_history_is_set_aside_with_a_warning(sandbox):
 # -- a real terminal --------------------------------------------------------------------------
 
 
+@pytest.mark.contributors  # live or long: the contributors' suite
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux for a real terminal")
 def test_in_a_real_terminal_the_countdown_redraws_and_a_save_is_judged(sandbox, nan_bug):

@@ -107,6 +107,7 @@ def test_a_scripted_loop_passes_two_stages_then_time_runs_out(sandbox, solution,
     assert "masked_attention       1         1       4:00" in h.out  # the stage counts as a pass of its kata
 
 
+@pytest.mark.contributors  # live or long: the contributors' suite
 def test_getting_further_scores_more_than_polishing_the_first_stage(sandbox, solution):
     one = sandbox.run("interview", "--loop", "--answer", str(solution("softmax")), "--at", "10")
     assert one.code == 1 and "No more answers: the loop stops after stage 1." in one.out, one.out + one.err
@@ -133,6 +134,7 @@ def pass_stage_one(sandbox, live, solution, at: str) -> str:
     return second
 
 
+@pytest.mark.contributors  # live or long: the contributors' suite
 def test_a_live_loop_moves_on_when_a_stage_is_submitted_and_stops_hard_on_one_clock(
     sandbox, interview, solution, wrong
 ):
@@ -157,6 +159,7 @@ def test_a_live_loop_moves_on_when_a_stage_is_submitted_and_stops_hard_on_one_cl
     assert "What the judge checked" in live.out and f"dojo compare masked_attention --file {frozen}" in live.out
 
 
+@pytest.mark.contributors  # live or long: the contributors' suite
 def test_a_loop_closed_in_stage_two_resumes_there_and_the_closed_time_counts(
     sandbox, interview, solution
 ):
@@ -200,6 +203,7 @@ def test_more_answers_than_stages_is_a_usage_error(sandbox, solution):
     assert r.code == 2 and "3 --answer files, but only 1 stage to answer" in r.err, r.err
 
 
+@pytest.mark.contributors  # live or long: the contributors' suite
 def test_ctrl_c_in_a_loop_abandons_it_and_records_the_stages_so_far(sandbox, interview, solution):
     live = interview("--loop", "--minutes", "10", "--manual")  # --manual: no judge run until s
     live.attempt.write_text(solution("softmax").read_text())

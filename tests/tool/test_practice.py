@@ -89,6 +89,7 @@ def test_a_hanging_kata_is_stopped_and_reported(sandbox):
     assert time.monotonic() - start < 60
 
 
+@pytest.mark.contributors  # live or long: the contributors' suite
 def test_a_hang_inside_a_property_stops_that_kata_and_skips_the_rest(sandbox, wrong):
     # passes the quick first check, then loops forever on the first slice longer than three
     sandbox.write_kata("softmax", wrong("softmax", "hangs_on_long_slices"))
@@ -205,6 +206,7 @@ def test_the_solution_is_earned_or_given_up_on(sandbox, solution):
     assert earned.code == 0 and "def scaled_dot_product_attention" in earned.out
 
 
+@pytest.mark.contributors  # live or long: the contributors' suite
 def test_check_rejudges_every_kata(sandbox, solution):
     sandbox.write_kata("softmax", solution("softmax"))
     result = sandbox.run("check")
@@ -243,6 +245,7 @@ def _read_until(proc_fd_or_stream, needle: str, timeout: float, buffer: list) ->
     return "".join(buffer)
 
 
+@pytest.mark.contributors  # live or long: the contributors' suite
 def test_watch_rejudges_after_a_save_and_quits_on_q(sandbox, wrong, solution):
     proc = sandbox.popen("watch", "softmax")
     out: list[str] = []
@@ -264,6 +267,7 @@ def test_watch_rejudges_after_a_save_and_quits_on_q(sandbox, wrong, solution):
         proc.kill()
 
 
+@pytest.mark.contributors  # live or long: the contributors' suite
 def test_a_save_while_judging_stops_that_run_and_only_the_new_content_gets_a_verdict(sandbox, wrong, solution):
     """Two saves 0.2 s apart: the first content's run is stopped, no verdict is shown for it."""
     proc = sandbox.popen("watch", "softmax", "--debounce", "0")
@@ -286,6 +290,7 @@ def test_a_save_while_judging_stops_that_run_and_only_the_new_content_gets_a_ver
         proc.kill()
 
 
+@pytest.mark.contributors  # live or long: the contributors' suite
 def test_ctrl_c_in_watch_exits_130_and_h_after_a_pass_spends_no_hint(sandbox, solution):
     sandbox.write_kata("softmax", solution("softmax"))
     proc = sandbox.popen("watch", "softmax")
@@ -304,6 +309,7 @@ def test_ctrl_c_in_watch_exits_130_and_h_after_a_pass_spends_no_hint(sandbox, so
     assert state["katas"]["softmax"].get("hints_used", 0) == 0
 
 
+@pytest.mark.contributors  # live or long: the contributors' suite
 def test_watch_in_a_real_terminal(sandbox, solution):
     """End to end in a pseudo-terminal: single-key input, hint on h, verdict on save, q quits."""
     master, slave = pty.openpty()

@@ -164,6 +164,7 @@ def test_an_interview_that_cannot_be_resumed_is_set_aside_not_left_open(sandbox,
     assert "still open" not in r.err and "no attempt" in r.out
 
 
+@pytest.mark.contributors  # live or long: the contributors' suite
 def test_an_interview_closes_and_its_record_is_kept_when_history_is_a_folder(sandbox, solution):
     sandbox.state.mkdir()
     (sandbox.state / "history.jsonl").mkdir()
@@ -205,6 +206,7 @@ def run_in_namespace(box: Sandbox, setup: str, *args: str, env: dict | None = No
     return Result(proc.returncode, proc.stdout, proc.stderr), listing.read_text().split()
 
 
+@pytest.mark.contributors  # live or long: the contributors' suite
 @needs_namespaces
 def test_a_full_disk_still_gives_the_verdict_and_says_what_could_not_be_written(sandbox, solution):
     sandbox.state.mkdir()
@@ -217,6 +219,7 @@ def test_a_full_disk_still_gives_the_verdict_and_says_what_could_not_be_written(
     assert left == ["filler"]  # no 0-byte temporary files, no empty cache folder
 
 
+@pytest.mark.contributors  # live or long: the contributors' suite
 @needs_namespaces
 def test_a_read_only_repository_still_gives_the_verdict_and_never_loses_the_file(sandbox, solution):
     mine = solution("softmax").read_text() + "# mine\n"
@@ -234,6 +237,7 @@ def test_a_read_only_repository_still_gives_the_verdict_and_never_loses_the_file
     assert sandbox.kata("softmax").read_text() == mine
 
 
+@pytest.mark.contributors  # live or long: the contributors' suite
 @needs_namespaces
 @pytest.mark.parametrize("what", ["an empty file", "a folder"])
 def test_a_record_that_cannot_go_into_history_goes_to_a_side_file_and_the_interview_closes(
