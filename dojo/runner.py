@@ -72,7 +72,7 @@ def pytest_args(env: Env, kata: registry.Kata, impl_dir: Path, report: Path, sha
         # options, and would take a separate VALUE for a test path (and load conftests by it).
         f"--impl={impl_dir}",
         f"--dojo-json={report}",
-        "-q", "--no-header", "-p", "no:cacheprovider", "-p", "no:warnings",
+        "-q", "--no-header", "-p", "no:cacheprovider", "-p", "no:warnings", "-p", "no:xdist",
         f"--rootdir={env.root}",
     ]
     return args + ([f"--dojo-shard={shard}"] if shard else [])
