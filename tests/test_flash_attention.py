@@ -146,6 +146,8 @@ def draw_problem(draw, scores="ordinary", causal=None):
     rng = S.rng_for(draw(S.SEEDS))
     if scores in ("positive", "negative"):
         u = S.normal(rng, d_k) + 0.5
+        if not u.any():  # every entry rounded to exactly -0.5 (likeliest at d_k = 1): no direction
+            u[:] = 0.5  # (u = 0 made c infinite and q, k NaN: an invalid input)
         c = np.sqrt(1e4 * np.sqrt(d_k) / (u @ u))  # c² u·u / sqrt(d_k) = 1e4
         sign = 1.0 if scores == "positive" else -1.0
         q = np.round(c * u + S.normal(rng, (n, d_k)), 2)
