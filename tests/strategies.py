@@ -12,6 +12,8 @@ Design rules, each there because a realistic bug hides otherwise:
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from hypothesis import strategies as st
 
@@ -153,3 +155,76 @@ def as_form(a: np.ndarray, form: str):
     if form == "list":
         return a.tolist(), np.asarray(a.tolist(), dtype=np.float64)
     return a, a
+
+
+# -- What a property draws (checked by tests/meta/test_strategies.py) ----------------------
+# A judge that draws an invalid input blames correct code for the judge's own draw. So the
+# strategy self-check draws every strategy the properties use and checks each drawn value
+# against the contract, and asks the reference solution to accept it. For that, each strategy
+# of valid inputs is declared where it is defined, with ``valid_inputs``. The rule, enforced
+# by the self-check:
+# - a property named ``test_rejects_*`` may draw anything (it breaks a contract on purpose);
+#   whatever it draws from a declared strategy is still checked, since the ValueError it
+#   expects must come from the rule it names, not from a second one;
+# - every other property draws only declared strategies and PARAMETERS (or its module lists
+#   it in ``INPUT_BUILT_INSIDE``: it draws no input at all and builds a fixed one itself).
+
+#: Names of property arguments that are not an input of the kata but say how a property varies
+#: its drawn case: a seed for its own choices, the form an array arrives in, a shift, which
+#: array to convert. A property may draw these without declaring them.
+PARAMETERS = frozenset({"seed", "shift", "form", "forms", "position_form", "coefficients", "name"})
+
+
+def valid_inputs(calls=None):
+    """Declare the decorated strategy (an ``st.composite`` function) as drawing valid inputs.
+
+    ``calls(drawn)`` lists the keyword arguments of every call of the kata that one drawn value
+    stands for: the drawn case, and any call a property makes from data drawn with it (new
+    keys and values for a changed future, a second block size, chunks). Without ``calls`` the
+    drawn value must be a dict that is exactly one call's keyword arguments.
+    """
+
+    def declare(factory):
+        @functools.wraps(factory)
+        def make(*args, **kwargs):
+            strategy = factory(*args, **kwargs)
+            strategy.dojo_valid_inputs = Declared(
+                factory.__module__, factory.__name__, args, kwargs, calls or _one_call
+            )
+            return strategy
+
+        return make
+
+    return declare
+
+
+class Declared:
+    """What ``valid_inputs`` attaches to each strategy it declares."""
+
+    def __init__(self, module: str, name: str, args: tuple, kwargs: dict, calls):
+        self.module, self.name, self.args, self.kwargs, self.calls = module, name, args, kwargs, calls
+
+    def key(self) -> tuple:
+        """Equal for two strategies made by the same factory from the same arguments."""
+        def part(v):
+            return v if isinstance(v, (str, int, float, bool, type(None))) else id(v)
+
+        return (self.module, self.name, tuple(map(part, self.args)),
+                tuple(sorted((k, part(v)) for k, v in self.kwargs.items())))
+
+    def __str__(self) -> str:
+        def short(v):
+            text = repr(v)
+            return text if len(text) <= 40 else f"<{type(v).__name__}>"
+
+        shown = [short(a) for a in self.args] + [f"{k}={short(v)}" for k, v in self.kwargs.items()]
+        return f"{self.module}.{self.name}({', '.join(shown)})"
+
+
+def _one_call(drawn) -> list[dict]:
+    return [drawn]
+
+
+def without(case: dict, *keys: str) -> dict:
+    """``case`` less ``keys`` (a property's own extras, such as ``i`` or ``new_k``)."""
+    return {k: v for k, v in case.items() if k not in keys}

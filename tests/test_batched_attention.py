@@ -120,6 +120,7 @@ def build(B, n, h, d_head, x_scale, pad_kind, causal, seed) -> dict:
     )
 
 
+@S.valid_inputs()
 @st.composite
 def problems(draw, pad_kind=None, causal=None, min_n=1, batch=None):
     """The keyword arguments of a valid call."""
@@ -247,6 +248,9 @@ def test_a_right_padded_sequence_matches_the_same_sequence_alone(kata, case):
         check_close(out[b, :length], out1[0], f"out[{b}, :{length}]", why)
 
 
+@S.valid_inputs(
+    calls=lambda case: [case["call"], dict(case["call"], x=case["x with padded positions changed"])]
+)
 @st.composite
 def padding_changed(draw):
     """A call with padding somewhere, and x with every padded position replaced by huge values (~1e9)."""

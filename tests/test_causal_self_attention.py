@@ -103,6 +103,7 @@ def draw_sequence(draw, kind=None, min_len=1):
     return case, rng
 
 
+@S.valid_inputs()
 @st.composite
 def sequences(draw, kind=None, min_len=1):
     """Valid inputs {x, w_q, w_k, w_v} (see draw_sequence)."""
@@ -169,6 +170,15 @@ def test_weights_are_lower_triangular_and_rows_sum_to_one(kata, case):
 BIG = st.sampled_from([1e3, 1e6, 1e12])
 
 
+def _before_and_after_the_change(case) -> list[dict]:
+    """The two calls of a with_a_changed_future case: before, and with x[t+1:] replaced."""
+    before = S.without(case, "t", "new_future")
+    after = dict(before, x=case["x"].copy())
+    after["x"][case["t"] + 1 :] = case["new_future"]
+    return [before, after]
+
+
+@S.valid_inputs(calls=_before_and_after_the_change)
 @st.composite
 def with_a_changed_future(draw):
     """A sequence, a cut ``t`` (0 <= t < n - 1), and new, huge rows for the future x[t+1:].

@@ -120,6 +120,7 @@ def build(z, x_scale, causal, seed) -> dict:
     )
 
 
+@S.valid_inputs()
 @st.composite
 def problems(draw, sizes=ANY_SIZES, causal=None):
     """The keyword arguments of a valid call (sizes from ``sizes``; causal drawn unless given)."""
@@ -127,6 +128,7 @@ def problems(draw, sizes=ANY_SIZES, causal=None):
     return build(draw(sizes), draw(X_SCALES), causal, draw(S.SEEDS))
 
 
+@S.valid_inputs()
 @st.composite
 def large_score_problems(draw):
     """A valid grouped call whose largest |score| is about 1e3 to 1e4 (w_q scaled by a power of ten)."""
@@ -266,6 +268,7 @@ def test_repeating_each_kv_head_g_times_gives_the_same_as_multihead(kata, case):
     )
 
 
+@S.valid_inputs(calls=lambda case: [case["call"]])
 @st.composite
 def permuted_groups(draw):
     """A grouped call and a new order of its kv groups (not the identity)."""
@@ -307,6 +310,15 @@ def test_permuting_the_kv_groups_permutes_the_weights_and_keeps_out(kata, case):
     check_close(out2, out1, "out after reordering the kv groups", why)
 
 
+def _before_and_after_the_change(case) -> list[dict]:
+    """The two calls of a with_a_changed_future case: before, and with x[t+1:] replaced."""
+    before = case["call"]
+    after = dict(before, x=before["x"].copy())
+    after["x"][case["t"] + 1 :] = case["new future"]
+    return [before, after]
+
+
+@S.valid_inputs(calls=_before_and_after_the_change)
 @st.composite
 def with_a_changed_future(draw):
     """A causal call with n >= 2, a cut t < n - 1 and new, huge rows for x[t+1:]."""
@@ -360,6 +372,13 @@ def test_every_heads_rows_sum_to_one_and_causal_zeros_are_exact(kata, case):
 FORM_NAMES = ("float64", "float32", "int", "list")
 
 
+def _as_drawn_and_in_its_forms(case) -> list[dict]:
+    """The calls of an array_likes case: the float64 call, and the call with each input in its form."""
+    call = case["call"]
+    return [call, dict(call, **{name: S.as_form(call[name], form)[0] for name, form in case["forms"].items()})]
+
+
+@S.valid_inputs(calls=_as_drawn_and_in_its_forms)
 @st.composite
 def array_likes(draw):
     case = draw(PROBLEMS)

@@ -159,6 +159,7 @@ def draw_problem(draw, table="any", kind=None):
     return case, rng
 
 
+@S.valid_inputs()
 @st.composite
 def problems(draw, table="any", kind=None):
     """Valid inputs {q, k, v} (see draw_problem)."""
@@ -266,6 +267,17 @@ def test_decoding_one_token_at_a_time_reproduces_the_full_pass(kata, case):
         check_close(step_out[0], out[i], f"the out of decoding token {i}", why)
 
 
+def _the_full_pass_and_its_chunks(case) -> list[dict]:
+    """The calls of a with_chunks case: the full pass, then each chunk against the cache up to it."""
+    q, k, v = case["q"], case["k"], case["v"]
+    n, m = q.shape[0], k.shape[0]
+    bounds = [0, *case["cuts"], n]
+    return [{"q": q, "k": k, "v": v}] + [
+        {"q": q[a:b], "k": k[: m - n + b], "v": v[: m - n + b]} for a, b in zip(bounds, bounds[1:])
+    ]
+
+
+@S.valid_inputs(calls=_the_full_pass_and_its_chunks)
 @st.composite
 def with_chunks(draw):
     """A chunk of new tokens and random cut points splitting it into smaller chunks."""
@@ -300,6 +312,17 @@ BIG = st.sampled_from([1e6, 1e10, 1e150])
 BOOLEANS = st.booleans()
 
 
+def _before_and_after_the_change(case) -> list[dict]:
+    """The two calls of a with_a_changed_future case: before, and with the keys and values after
+    query i's position p = m - n + i replaced."""
+    before = S.without(case, "i", "new_k", "new_v")
+    p = case["k"].shape[0] - case["q"].shape[0] + case["i"]
+    after = dict(before, k=case["k"].copy(), v=case["v"].copy())
+    after["k"][p + 1 :], after["v"][p + 1 :] = case["new_k"], case["new_v"]
+    return [before, after]
+
+
+@S.valid_inputs(calls=_before_and_after_the_change)
 @st.composite
 def with_a_changed_future(draw):
     """A chunk, a query ``i`` (not the last), and huge new keys and values after its position.

@@ -109,6 +109,7 @@ def draw_problem(draw, kind=None, masked=None, min_keys=1):
     return case, rng
 
 
+@S.valid_inputs()
 @st.composite
 def problems(draw, kind=None, masked=None):
     """Valid inputs {q, k, v, mask} (see draw_problem)."""
@@ -184,6 +185,15 @@ def test_rows_sum_to_one_and_blocked_weights_are_exactly_zero(kata, case):
 BIG = st.sampled_from([1e6, 1e10, 1e150])
 
 
+def _before_and_after_the_change(case) -> list[dict]:
+    """The two calls of a with_a_blocked_key_changed case: before, and with k[key], v[key] replaced."""
+    before = S.without(case, "key", "new_k", "new_v")
+    after = dict(before, k=case["k"].copy(), v=case["v"].copy())
+    after["k"][case["key"]], after["v"][case["key"]] = case["new_k"], case["new_v"]
+    return [before, after]
+
+
+@S.valid_inputs(calls=_before_and_after_the_change)
 @st.composite
 def with_a_blocked_key_changed(draw):
     """A masked problem, one key ``key`` blocked for some rows, and extreme new k[key], v[key].
@@ -274,6 +284,7 @@ def test_no_mask_is_the_same_as_an_all_true_mask(kata, case):
     check_close(out2, out1, "out with an all-True mask", why)
 
 
+@S.valid_inputs(calls=lambda case: [S.without(case, "row", "key")])
 @st.composite
 def with_a_single_allowed_key(draw):
     """A masked problem whose row ``row`` allows exactly one key, ``key``."""

@@ -160,6 +160,7 @@ def build(z, x_scale, causal, seed) -> dict:
     )
 
 
+@S.valid_inputs()
 @st.composite
 def problems(draw, table=None, causal=None):
     """The keyword arguments of a valid call: x, w_q, w_k, w_v, w_o, num_heads, causal.
@@ -185,6 +186,7 @@ MULTI_HEAD_PROBLEMS = problems(MULTI_HEAD_SIZES)
 ONE_HEAD_PROBLEMS = problems(ONE_HEAD_SIZES)
 
 
+@S.valid_inputs()
 @st.composite
 def large_score_problems(draw):
     """A valid call whose largest |score| is between about 1e3 and 1e4.
@@ -352,6 +354,7 @@ def _head_columns(order, width):
     return np.concatenate([np.arange(g * width, (g + 1) * width) for g in order])
 
 
+@S.valid_inputs(calls=lambda case: [case["call"]])
 @st.composite
 def reordered_heads(draw):
     """A valid call with at least two heads, and a new order of its heads (not the identity)."""
@@ -385,6 +388,9 @@ def test_permuting_the_heads_permutes_the_weights_and_leaves_out_unchanged(kata,
     check_close(out_p, out, "out after reordering the heads", why)
 
 
+@S.valid_inputs(
+    calls=lambda case: [case["call"], dict(case["call"], x=case["x with rows t+1: changed"])]
+)
 @st.composite
 def later_tokens_changed(draw):
     """A valid causal call with n >= 2, a position t < n - 1, and x with rows t+1: redrawn."""
@@ -448,6 +454,13 @@ def test_every_heads_weight_rows_sum_to_one(kata, case):
 FORM_NAMES = ("float64", "float32", "int", "list")
 
 
+def _as_drawn_and_in_its_forms(case) -> list[dict]:
+    """The calls of an array_likes case: the float64 call, and the call with each input in its form."""
+    call = case["call"]
+    return [call, dict(call, **{name: S.as_form(call[name], form)[0] for name, form in case["forms"].items()})]
+
+
+@S.valid_inputs(calls=_as_drawn_and_in_its_forms)
 @st.composite
 def array_likes(draw):
     """A valid call and, for each of x, w_q, w_k, w_v, w_o, the form it is passed in

@@ -82,6 +82,7 @@ def draw_positions(rng, n: int, kind: str, top: int = 60) -> np.ndarray:
     return p.astype(np.int64)
 
 
+@S.valid_inputs()
 @st.composite
 def problems(draw, pairs=PAIRS, interleaved=None):
     """Keyword arguments of a valid call: x (n, d), positions (n,), base, interleaved."""
@@ -167,6 +168,15 @@ def test_position_zero_leaves_a_row_unchanged(kata, case):
     )
 
 
+def _both_pairs_of_positions(case) -> list[dict]:
+    """The two calls of a query_key_pairs case: q and k at positions a and b, then a + s and b + s."""
+    x = np.stack([case["q"], case["k"]])
+    a, b, s = case["a"], case["b"], case["shift"]
+    kw = {"base": case["base"], "interleaved": case["interleaved"]}
+    return [{"x": x, "positions": np.array([a, b]), **kw}, {"x": x, "positions": np.array([a + s, b + s]), **kw}]
+
+
+@S.valid_inputs(calls=_both_pairs_of_positions)
 @st.composite
 def query_key_pairs(draw):
     """A query q and a key k (both (d,)), two positions a, b, a shift s, base and layout."""
@@ -240,6 +250,7 @@ def test_each_row_is_rotated_by_its_own_position(kata, case, seed):
     )
 
 
+@S.valid_inputs()
 @st.composite
 def far_positions(draw):
     """A valid call whose positions reach up to 10**6 (the contract's limit)."""

@@ -11,6 +11,7 @@ import importlib
 from dataclasses import dataclass
 from pathlib import Path
 
+import hypothesis
 import hypothesis.errors
 from hypothesis import given, settings
 
@@ -65,18 +66,24 @@ class Outcome:
     calls: list[dict] | None = None  # the calls of the failing example (for the diagnosis)
 
 
-def judge(kata: str, path: Path, stop_at_first_failure: bool, timeout: float = 1.0) -> list[Outcome]:
+def judge(
+    kata: str, path: Path, stop_at_first_failure: bool, timeout: float = 1.0,
+    profile: settings = SELF_CHECK, seed: int | None = None,
+) -> list[Outcome]:
     """Run every property of ``kata`` against the file at ``path``.
 
     With ``stop_at_first_failure`` (a known-wrong file) a quick sweep of a few examples per
     property comes first, since most bugs show at once; only if nothing fails does the full
     run follow. A right file always gets the full run of every property.
+
+    ``profile``: the settings of the full run (default: the practice profile's examples);
+    ``seed``: Hypothesis's seed for a random (not derandomised) profile, so a run repeats.
     """
     spec = registry.get(kata)
     guarded = Guarded(load_kata(path, spec.function), spec.function, timeout)
-    sweeps = [QUICK, SELF_CHECK] if stop_at_first_failure else [SELF_CHECK]
-    for profile in sweeps:
-        outcomes = _sweep(kata, guarded, profile, stop_at_first_failure)
+    sweeps = [QUICK, profile] if stop_at_first_failure else [profile]
+    for sweep in sweeps:
+        outcomes = _sweep(kata, guarded, sweep, stop_at_first_failure, seed)
         if any(o.error is not None for o in outcomes):
             break
     return outcomes
@@ -97,10 +104,12 @@ def _one_example_at_a_time(test):
     return run
 
 
-def _sweep(kata, guarded, profile, stop_at_first_failure) -> list[Outcome]:
+def _sweep(kata, guarded, profile, stop_at_first_failure, seed=None) -> list[Outcome]:
     outcomes = []
     for name, test, strategies in properties(kata):
         run = profile(given(**strategies)(_one_example_at_a_time(test)))
+        if seed is not None and not profile.derandomize:
+            run = hypothesis.seed(seed)(run)
         try:
             run(kata=guarded)
             outcomes.append(Outcome(name, None))
