@@ -228,3 +228,22 @@ def _one_call(drawn) -> list[dict]:
 def without(case: dict, *keys: str) -> dict:
     """``case`` less ``keys`` (a property's own extras, such as ``i`` or ``new_k``)."""
     return {k: v for k, v in case.items() if k not in keys}
+
+
+def calls_with_the_future_replaced(case: dict) -> list[dict]:
+    """The two calls of a changed-future case: before, and with the keys and values after query
+    i's position p = m - n + i replaced by ``new_k`` and ``new_v``."""
+    before = without(case, "i", "new_k", "new_v")
+    p = case["k"].shape[0] - case["q"].shape[0] + case["i"]
+    after = dict(before, k=case["k"].copy(), v=case["v"].copy())
+    after["k"][p + 1 :], after["v"][p + 1 :] = case["new_k"], case["new_v"]
+    return [before, after]
+
+
+def calls_with_one_key_replaced(case: dict) -> list[dict]:
+    """The two calls of a one-changed-key case: before, and with k[key], v[key] replaced by
+    ``new_k`` and ``new_v``."""
+    before = without(case, "key", "new_k", "new_v")
+    after = dict(before, k=case["k"].copy(), v=case["v"].copy())
+    after["k"][case["key"]], after["v"][case["key"]] = case["new_k"], case["new_v"]
+    return [before, after]

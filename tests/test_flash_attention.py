@@ -308,17 +308,8 @@ BIG = st.sampled_from([1e6, 1e10, 1e150])
 BOOLEANS = st.booleans()
 
 
-def _before_and_after_the_change(case) -> list[dict]:
-    """The two calls of a with_a_changed_future case: before, and with the keys and values after
-    query i's position p = m - n + i replaced."""
-    before = S.without(case, "i", "new_k", "new_v")
-    p = case["k"].shape[0] - case["q"].shape[0] + case["i"]
-    after = dict(before, k=case["k"].copy(), v=case["v"].copy())
-    after["k"][p + 1 :], after["v"][p + 1 :] = case["new_k"], case["new_v"]
-    return [before, after]
 
-
-@S.valid_inputs(calls=_before_and_after_the_change)
+@S.valid_inputs(calls=S.calls_with_the_future_replaced)
 @st.composite
 def with_a_changed_future(draw):
     """A causal problem with n >= 2, a query ``i`` (not the last) and huge new keys and values

@@ -185,15 +185,8 @@ def test_rows_sum_to_one_and_blocked_weights_are_exactly_zero(kata, case):
 BIG = st.sampled_from([1e6, 1e10, 1e150])
 
 
-def _before_and_after_the_change(case) -> list[dict]:
-    """The two calls of a with_a_blocked_key_changed case: before, and with k[key], v[key] replaced."""
-    before = S.without(case, "key", "new_k", "new_v")
-    after = dict(before, k=case["k"].copy(), v=case["v"].copy())
-    after["k"][case["key"]], after["v"][case["key"]] = case["new_k"], case["new_v"]
-    return [before, after]
 
-
-@S.valid_inputs(calls=_before_and_after_the_change)
+@S.valid_inputs(calls=S.calls_with_one_key_replaced)
 @st.composite
 def with_a_blocked_key_changed(draw):
     """A masked problem, one key ``key`` blocked for some rows, and extreme new k[key], v[key].
