@@ -8,7 +8,9 @@
 - Before running a kata's properties, its file is checked once: cannot import, breaks the
   NumPy-only rule, still the untouched stub, or hangs. Each of those is reported as one line
   for the kata, instead of a failure per property.
-- Every call into the candidate's code has a time limit (``--kata-timeout``).
+- The candidate's code never runs in the judge's process: each kata file is imported and called
+  in a sandboxed worker (``dojo/remote.py``, ``dojo/workers.py``, ``dojo/zygote.py``), and every
+  call has a limit on its CPU time (``--kata-timeout``).
 - A failing property prints what it means in interview terms, the shrunk input and expected
   vs got; not a traceback through the judge.
 - ``--dojo-json FILE`` writes the verdicts for the ``dojo`` tool.
@@ -28,7 +30,7 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis.database import DirectoryBasedExampleDatabase
 
 from dojo import registry
-from dojo.loader import KataProblem, KataTimeout, load_kata, time_limit
+from dojo.loader import KataProblem, KataTimeout, check_source
 
 ROOT = Path(__file__).resolve().parent
 TESTS = ROOT / "tests"
@@ -71,8 +73,8 @@ def pytest_addoption(parser):
     group.addoption(
         "--kata-timeout",
         type=float,
-        default=3.0,
-        help="seconds one call into the judged code may take before it counts as hung (default 3)",
+        default=2.0,
+        help="seconds of CPU time one call into the judged code may take (default 2)",
     )
     group.addoption("--dojo-json", default=None, help="write per-property verdicts to this JSON file")
     group.addoption(
@@ -108,6 +110,7 @@ def pytest_configure(config):
     config.dojo_impl = impl
     config.dojo_is_reference = impl == (ROOT / "solutions").resolve()
     config.dojo_functions = {}
+    config.dojo_remotes = []
     config.dojo_hung = set()
     config.dojo_failed = set()
     config.dojo_records = []
@@ -121,9 +124,10 @@ def pytest_configure(config):
     )
     if not config.getoption("hypothesis_profile", None):
         settings.load_profile("dojo-ci" if os.environ.get("CI") else "dojo")
-    from dojo import guard
+    if not (getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput")):
+        from dojo.workers import Zygote
 
-    guard.install(Path(os.environ.get("DOJO_STATE_DIR", ROOT / ".dojo")), judged=impl, root=ROOT)
+        Zygote.shared()  # the process that runs the candidates' code starts while pytest collects
     config.dojo_watchdog = None
     config.dojo_pending = []
 
@@ -239,25 +243,31 @@ def pytest_collection_modifyitems(session, config, items):
 
 def _check_kata_file(config, kata, first_item):
     """None when the kata can be judged; otherwise (message, state)."""
+    from dojo.remote import CandidateError, RemoteFunction
+    from dojo.workers import Limits
+
     path = config.dojo_impl / f"{kata.module}.py"
     shown = _shown(path)
     try:
-        fn = load_kata(path, kata.function, guarded=True)
+        check_source(path)
     except KataProblem as e:
         return f"{kata.module}: {e}", e.state
-    except KataTimeout as e:
-        return f"{kata.module}: importing {shown} timed out: {e}", "timed-out"
+    fn = RemoteFunction(path, kata.function, Limits(cpu=config.getoption("--kata-timeout")))
+    config.dojo_remotes.append(fn)
+    problem = fn.load()
+    if problem is not None:
+        return f"{kata.module}: {problem['message']}", problem.get("state", "cannot-import")
     probe = getattr(first_item.module, "PROBE", None)
     if probe is not None:
         try:
-            with time_limit(config.getoption("--kata-timeout"), what=f"your {kata.function}()"):
-                fn(**probe())
-        except NotImplementedError:
-            return (
-                f"{kata.module}: not implemented yet. Write {kata.function}() in {shown} "
-                f"(the docstring is the contract), then run this again.",
-                "not-started",
-            )
+            fn(**probe())
+        except CandidateError as e:
+            if e.type_name == "NotImplementedError":
+                return (
+                    f"{kata.module}: not implemented yet. Write {kata.function}() in {shown} "
+                    f"(the docstring is the contract), then run this again.",
+                    "not-started",
+                )
         except KataTimeout as e:
             return f"{kata.module}: timed out: {e}", "timed-out"
         except Exception:
@@ -472,6 +482,9 @@ def _diagnose_pending(config) -> None:
 
 def _explain(item, kata, excinfo, pending: bool = False) -> str | None:
     """The candidate-facing failure text, or None to keep pytest's own (a fault in the judge)."""
+    from hypothesis.errors import Flaky
+
+    from dojo.remote import CandidateError, CandidateEscape
     from tests.judge import KataMismatch
 
     exc = excinfo.value
@@ -482,19 +495,17 @@ def _explain(item, kata, excinfo, pending: bool = False) -> str | None:
             what += "\n" + exc.hint  # a generic hint; taken out again if a diagnosis says more
         if isinstance(exc, KataTimeout):
             what = f"timed out: {exc}\n  The remaining properties of {kata.module} are skipped."
-    else:
-        from dojo.guard import CandidateEscape
-
-        frame = None
-        for f in traceback.extract_tb(exc.__traceback__):
-            if Path(f.filename).resolve() == impl_file:
-                frame = f
-        if frame is None and not isinstance(exc, CandidateEscape):
-            return None
+    elif isinstance(exc, (CandidateError, CandidateEscape)):
         on_valid = " on a valid input" if isinstance(exc, ValueError) else ""
-        what = str(exc) if isinstance(exc, CandidateEscape) else f"your code raised {type(exc).__name__}{on_valid}: {exc}"
-        if frame is not None:
-            what += f"\n  at {_shown(impl_file)}, line {frame.lineno}: {frame.line}"
+        what = str(exc) if isinstance(exc, CandidateEscape) else f"your code raised {exc.type_name}{on_valid}: {exc}"
+        if exc.line is not None:
+            what += f"\n  at {_shown(impl_file)}, line {exc.line}: {exc.source}"
+    elif isinstance(exc, Flaky):
+        what = (f"your {kata.function}() gave different results for the same input: the judge ran "
+                f"one input twice and it failed only once. Does it keep state between calls (a "
+                f"global, a default argument that is a list), use randomness or the clock?")
+    else:
+        return None
     lines = [f"{kata.module} — {_title(item)}", "", _indent(what)]
     if pending:
         lines += ["", DIAGNOSIS_MARK]
@@ -574,6 +585,12 @@ def pytest_sessionfinish(session, exitstatus):
     if getattr(config, "dojo_watchdog", None) is not None:
         config.dojo_watchdog.stop()
         config.dojo_watchdog = None
+    for remote in getattr(config, "dojo_remotes", ()):
+        remote.close()
+    from dojo.workers import Zygote
+
+    if Zygote._mine is not None and Zygote._mine.lifeline is not None:
+        Zygote._mine.close()
     if getattr(config, "dojo_expected", None):
         _end_leftover_processes()
     oracle = sys.modules.get("tests.oracle") or sys.modules.get("oracle")

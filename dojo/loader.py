@@ -7,7 +7,6 @@ stays fast to start.
 from __future__ import annotations
 
 import ast
-import contextlib
 import hashlib
 import importlib.util
 import signal
@@ -89,11 +88,9 @@ def _user_frame(tb, path: Path):
     return found
 
 
-def load_kata(path: Path, function: str, guarded: bool = False):
-    """Load ``function`` from the kata file at ``path``, or raise a ``KataProblem`` saying why.
-
-    ``guarded``: import it and return it under the judge's rules for the code it judges
-    (``dojo.guard``: NumPy only at run time, no ending or fooling the judge, bounded output)."""
+def check_source(path: Path) -> None:
+    """Raise a ``KataProblem`` if the file at ``path`` is missing, does not parse, or imports a
+    forbidden library, found without running any of it."""
     path = Path(path)
     if not path.is_file():
         raise KataImportError(f"{path} does not exist", path)
@@ -114,41 +111,36 @@ def load_kata(path: Path, function: str, guarded: bool = False):
             path,
             line,
         )
+
+
+def load_kata(path: Path, function: str):
+    """Load ``function`` from the kata file at ``path`` into this process, or raise a
+    ``KataProblem`` saying why. Only for the project's own files (the reference answers, the
+    catalogue of wrong ones): a candidate's file runs in a worker (``dojo.remote``)."""
+    path = Path(path)
+    check_source(path)
     name = module_name_for(path)
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
-    if guarded:
-        from dojo import guard
-
-        rules = guard.running(f"importing {path.name}")
-    else:
-        rules = contextlib.nullcontext()
     try:
-        with time_limit(10.0, what=f"importing {path.name}"), rules:
+        with time_limit(10.0, what=f"importing {path.name}"):
             spec.loader.exec_module(module)
     except KataTimeout:
         sys.modules.pop(name, None)
         raise
-    except Exception as e:  # the candidate's module failed at import time
+    except Exception as e:  # the module failed at import time
         sys.modules.pop(name, None)
         frame = _user_frame(e.__traceback__, path)
         where = f" at line {frame.lineno}: {frame.line}" if frame else ""
-        if type(e).__name__ == "NumpyOnlyImport":
-            raise NumpyOnlyError(f"{path.name}{where or ''}: {e}", path, frame.lineno if frame else None) from None
-        what = str(e) if type(e).__name__ == "CandidateEscape" else f"{type(e).__name__}: {e}"
         raise KataImportError(
-            f"{path.name} cannot be imported: {what}{where}",
+            f"{path.name} cannot be imported: {type(e).__name__}: {e}{where}",
             path,
             frame.lineno if frame else None,
         ) from None
     fn = getattr(module, function, None)
     if not callable(fn):
         raise KataImportError(f"{path.name} has no function named {function}()", path)
-    if guarded:
-        from dojo import guard
-
-        return guard.wrap(fn)
     return fn
 
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given
 
-from dojo.guard import CandidateEscape
+from dojo import wire
 from dojo.loader import KataTimeout, time_limit
+from dojo.remote import CandidateEscape, InputModified, RemoteFunction
 from tests import tolerance
 
 #: Tolerances against the float64 oracle (tests/tolerance.py says why they are these).
@@ -63,7 +64,11 @@ def labelled(label: str, a) -> str:
 
 
 class Guarded:
-    """The candidate's function, called with a time limit and an input-mutation check."""
+    """The candidate's function, called with a time limit and an input-mutation check.
+
+    A candidate's file runs in a sandboxed worker (``RemoteFunction``): the limit is on the
+    worker's CPU time, and the worker reports inputs written into. The project's own files (the
+    self-check's catalogue) run in this process, with an alarm and copies of the inputs."""
 
     def __init__(self, fn, name: str, timeout: float | None):
         self.fn = fn
@@ -74,33 +79,68 @@ class Guarded:
         self.calls: list[dict] = []
 
     def __call__(self, **kwargs):
+        self.calls.append(dict(kwargs))
+        if isinstance(self.fn, RemoteFunction):
+            try:
+                return self.fn(**kwargs)
+            except InputModified as e:
+                key = next(iter(e.after))
+                self._modified(key, kwargs[key], e.after[key])
+            except KataTimeout as e:
+                e.inputs = kwargs  # so the report can show the input that hung
+                raise
         before = {k: v.copy() for k, v in kwargs.items() if isinstance(v, np.ndarray)}
-        self.calls.append({k: before.get(k, v) for k, v in kwargs.items()})
-        # The candidate gets its own copies: an answer that writes into its inputs is caught
+        # The function gets its own copies: an answer that writes into its inputs is caught
         # below, and the property's own arrays (which the oracle sees next) stay as drawn.
         given = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in kwargs.items()}
         try:
             with time_limit(self.timeout, what=f"your {self.name}()"):
                 result = self.fn(**given)
         except KataTimeout as e:
-            e.inputs = kwargs  # so the report can show the input that hung
+            e.inputs = kwargs
             raise
         for key, original in before.items():
             if not np.array_equal(given[key], original, equal_nan=True):
-                raise KataMismatch(
-                    f"your {self.name}() modified its input `{key}` in place.\n"
-                    f"  The caller's array must be left as it was: copy it "
-                    f"(np.asarray(..., dtype=np.float64) does not copy a float64 array)\n"
-                    f"  before writing into it.\n"
-                    f"{labelled('  before: ', original)}\n{labelled('  after:  ', given[key])}"
-                )
+                self._modified(key, original, given[key])
         return result
+
+    def peak_memory(self, cpu: float, **kwargs):
+        """``(result, bytes)``: one call after a warm-up call, and how far the resident memory
+        of the process running it rose during the call, as the kernel counts it. Always
+        measured in a worker, so a file of the project's own is measured as a candidate's is."""
+        import inspect
+        from pathlib import Path
+
+        self.calls.append(dict(kwargs))
+        remote = self.fn
+        if not isinstance(remote, RemoteFunction):
+            remote = RemoteFunction(Path(inspect.getsourcefile(self.fn)), self.fn.__name__, cpu_budget=None)
+        try:
+            return remote.peak_memory(cpu=cpu, **kwargs)
+        except InputModified as e:
+            key = next(iter(e.after))
+            self._modified(key, kwargs[key], e.after[key])
+        except KataTimeout as e:
+            e.inputs = kwargs
+            raise
+        finally:
+            if remote is not self.fn:
+                remote.close()
+
+    def _modified(self, key, before, after):
+        raise KataMismatch(
+            f"your {self.name}() modified its input `{key}` in place.\n"
+            f"  The caller's input must be left as it was: copy it "
+            f"(np.asarray(..., dtype=np.float64) does not copy a float64 array)\n"
+            f"  before writing into it.\n"
+            f"{labelled('  before: ', before)}\n{labelled('  after:  ', after)}"
+        )
 
 
 def check_array(got, what: str, shape: tuple) -> np.ndarray:
     """``got`` must be a float64 ndarray of exactly ``shape``."""
     if not isinstance(got, np.ndarray):
-        raise KataMismatch(f"{what} should be a NumPy array, got {type(got).__name__}: {got!r:.200}")
+        raise KataMismatch(f"{what} should be a NumPy array, got {wire.type_name(got)}: {got!r:.200}")
     if got.shape != tuple(shape):
         raise KataMismatch(f"{what} should have shape {tuple(shape)}, got {got.shape}")
     if got.dtype != np.float64:
@@ -114,7 +154,7 @@ def check_pair(result, name: str, out_shape: tuple, weights_shape: tuple):
     """``result`` must be ``(out, weights)`` with the given shapes, both float64."""
     if not isinstance(result, tuple) or len(result) != 2:
         raise KataMismatch(
-            f"{name}() should return a tuple (out, weights), got {type(result).__name__}"
+            f"{name}() should return a tuple (out, weights), got {wire.type_name(result)}"
         )
     out, weights = result
     return (
@@ -226,7 +266,7 @@ def expect_value_error(call, because: str):
     except Exception as e:
         raise KataMismatch(
             f"expected a ValueError because {because}, but your code raised "
-            f"{type(e).__name__}: {e}\n"
+            f"{getattr(e, 'type_name', type(e).__name__)}: {e}\n"
             f"  Contract violations must raise ValueError (a subclass is fine)."
         ) from e
     shown = result

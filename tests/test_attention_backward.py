@@ -17,6 +17,8 @@ overflow that only a blocked score or an exactly-zero gradient would see, and me
 """
 
 import numpy as np
+
+from dojo import wire
 from hypothesis import example, strategies as st
 
 from tests import oracle
@@ -148,7 +150,7 @@ def run(kata, case):
     """Call the candidate on a valid input: a tuple (dq, dk, dv), float64, of the shapes of q, k, v, finite."""
     result = kata(**case)
     if not isinstance(result, tuple) or len(result) != 3:
-        raise KataMismatch(f"{FUNCTION}() should return a tuple (dq, dk, dv), got {type(result).__name__}")
+        raise KataMismatch(f"{FUNCTION}() should return a tuple (dq, dk, dv), got {wire.type_name(result)}")
     grads = [
         check_array(g, name, np.shape(case[name[1:]])) for g, name in zip(result, GRADS)
     ]

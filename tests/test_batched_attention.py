@@ -13,6 +13,8 @@ never tested: an overflow that only a blocked score would see, and the wording o
 """
 
 import numpy as np
+
+from dojo import wire
 from hypothesis import example, strategies as st
 
 from tests import oracle
@@ -163,7 +165,7 @@ def run(kata, case):
     result = kata(**fresh(case))
     B, n, E = np.shape(case["x"])
     if not isinstance(result, tuple) or len(result) != 2:
-        raise KataMismatch(f"{FUNCTION}() should return a tuple (out, weights), got {type(result).__name__}")
+        raise KataMismatch(f"{FUNCTION}() should return a tuple (out, weights), got {wire.type_name(result)}")
     out = check_array(result[0], "out", (B, n, E))
     weights = check_array(result[1], "weights (per head, not averaged)", (B, case["num_heads"], n, n))
     for what, a in (("weights", weights), ("out", out)):

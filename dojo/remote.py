@@ -1,0 +1,148 @@
+"""The candidate's function as the judge calls it: a proxy to a sandboxed worker.
+
+``RemoteFunction(path, function)(**kwargs)`` behaves like the candidate's function would, as far
+as the judge can tell, without any of the candidate's code running in the judge's process:
+
+- it returns the value the worker sent (rebuilt from an envelope: plain values and arrays only;
+  anything else arrives as a ``dojo.wire.Foreign`` stand-in that names its type);
+- an exception of the candidate's code becomes ``CandidateError`` (a ``ValueError`` when it was
+  one, so a contract check still counts), with the line of the kata file it came from;
+- exiting, raising ``SystemExit`` or ``KeyboardInterrupt``, the worker dying, or a malformed
+  answer become ``CandidateEscape``, an ordinary failure that says what happened;
+- writing into an input becomes ``InputModified``, with the input after the call;
+- a call past its CPU limit, or waiting without computing, becomes ``KataTimeout``; so does a
+  kata whose calls together pass ``cpu_budget`` (``TooSlow``: the answer is too slow, with its
+  figures).
+
+After a worker dies or is stopped, the next call starts a fresh one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dojo.loader import KataTimeout
+from dojo.workers import Limits, Worker
+
+#: CPU seconds all of one kata's calls may take together, in a judge's run.
+CPU_BUDGET = 20.0
+
+
+class CandidateError(Exception):
+    """An exception the candidate's code raised (in its worker), rebuilt from its description."""
+
+    def __init__(self, info: dict):
+        super().__init__(info.get("message", ""))
+        self.type_name = info.get("type", "Exception")
+        self.line = info.get("line")
+        self.source = info.get("source")
+
+    def __str__(self) -> str:
+        return self.args[0] if self.args else ""
+
+
+class CandidateValueError(CandidateError, ValueError):
+    """The candidate's code raised ValueError (or a subclass): what a contract check expects."""
+
+
+class CandidateEscape(Exception):
+    """The candidate's code ended its process, raised SystemExit/KeyboardInterrupt, or sent an
+    answer that is not one. The message says which."""
+
+    def __init__(self, message: str, line: int | None = None, source: str | None = None):
+        super().__init__(message)
+        self.line, self.source = line, source
+
+
+class InputModified(Exception):
+    """The candidate's code wrote into inputs: ``after`` holds them as it left them."""
+
+    def __init__(self, after: dict):
+        super().__init__(f"modified {', '.join(after)} in place")
+        self.after = after
+
+
+class TooSlow(KataTimeout):
+    """The kata's calls together took more CPU time than the judge allows."""
+
+
+def _rebuild(info: dict, function: str) -> Exception:
+    if info.get("exception", True) and not info.get("module", "").startswith(("_pytest", "pytest", "hypothesis")):
+        return (CandidateValueError if info.get("value_error") else CandidateError)(info)
+    kind = info.get("type", "BaseException")
+    if kind == "SystemExit":
+        what = f"called sys.exit({info.get('code')!r}) (SystemExit)"
+    else:
+        what = f"raised {kind}" + (f": {info.get('message')}" if info.get("message") else "")
+    return CandidateEscape(
+        f"your {function}() {what}. A kata function must return its result or raise ValueError; "
+        f"it may not end the program or stop the judge.", info.get("line"), info.get("source"))
+
+
+class RemoteFunction:
+    """Call ``function`` of the kata file at ``path`` in a sandboxed worker."""
+
+    def __init__(self, path: Path, function: str, limits: Limits | None = None,
+                 cpu_budget: float | None = CPU_BUDGET, on_output=None):
+        self.path, self.function = Path(path), function
+        self.__name__ = function
+        self.limits = limits or Limits()
+        self.cpu_budget = cpu_budget
+        self.worker = Worker(self.path, function, self.limits, on_output=on_output)
+        self.cpu_used = 0.0
+        self.calls = 0
+        #: Set by the judge: () -> fraction of this kata's properties run so far, for the estimate
+        #: in a "too slow" verdict.
+        self.progress = None
+
+    def load(self) -> dict | None:
+        """Start the worker; the problem (state, message, line) if the file cannot be loaded."""
+        return self.worker.start()
+
+    @property
+    def sandbox(self) -> dict:
+        return self.worker.sandbox
+
+    def close(self) -> None:
+        self.worker.close()
+
+    def __call__(self, **kwargs):
+        return self._result(self.worker.call(kwargs))
+
+    def peak_memory(self, cpu: float | None = None, **kwargs) -> tuple[object, int | None]:
+        """(result, how far resident memory rose during the call) after a warm-up call."""
+        reply, peak = self.worker.peak_memory(kwargs, cpu)
+        return self._result(reply), peak
+
+    def _result(self, reply):
+        self.cpu_used += reply.cpu
+        self.calls += 1
+        if reply.status == "hung":
+            raise KataTimeout(reply.how)
+        if reply.status == "died":
+            raise CandidateEscape(f"the process running your {self.function}() ended during the call: "
+                                  f"{reply.how}. A kata function must return its result or raise ValueError.")
+        if reply.status == "broken":
+            raise CandidateEscape(f"your {self.function}() could not be judged: {reply.how}")
+        self._check_budget()
+        if reply.status == "raised":
+            raise _rebuild(reply.info, self.function)
+        if reply.mutated:
+            raise InputModified(reply.mutated)
+        return reply.value
+
+    def _check_budget(self) -> None:
+        if self.cpu_budget is None or self.cpu_used <= self.cpu_budget:
+            return
+        each = self.cpu_used / max(1, self.calls)
+        estimate = ""
+        done = self.progress() if self.progress else None
+        if done:
+            total = self.calls / done
+            estimate = f"; the judge needs about {total:.0f} calls for this kata, about {total * each:.0f} s"
+        raise TooSlow(
+            f"too slow: your {self.function}() took about {each:.2g} s of CPU a call over "
+            f"{self.calls} calls{estimate}, and the judge allows {self.cpu_budget:g} s of CPU for "
+            f"the whole kata (see Speed in the docstring). The answers so far were not wrong: "
+            f"make it faster (vectorise the loops over single entries)."
+        )

@@ -1,0 +1,461 @@
+"""The judge's side of the process boundary: start workers, call them, watch them from outside.
+
+A ``Worker`` is one sandboxed process (``dojo/zygote.py``) holding the candidate's module. A
+call sends the arguments as an envelope (``dojo/wire.py``) and waits, reading three things the
+candidate's code cannot forge because they come from the kernel (``/proc``):
+
+- **CPU time.** A call may use ``Limits.cpu`` seconds of CPU; past that it is stopped. A busy
+  machine slows the wall clock, not this.
+- **Waiting.** A call that is not runnable (sleeping, blocked) and uses next to no CPU for
+  ``Limits.idle`` seconds is stopped: ``time.sleep``, a lock, a blocking read.
+- **Wall clock**, only as a generous backstop (``Limits.wall``).
+
+What the worker prints arrives on a pipe and is kept up to ``OUTPUT_LIMIT`` characters a call
+and ``OUTPUT_TOTAL`` a worker. A worker that dies (exit, signal, crash) or sends anything that
+is not a well-formed envelope is described, discarded, and the next call gets a fresh one.
+
+Where ``/proc`` is missing (macOS), CPU time cannot be read from outside: the limits then
+count wall-clock time.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import select
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dojo import wire
+
+ROOT = Path(__file__).resolve().parent.parent
+ZYGOTE_ENV = "DOJO_ZYGOTE"
+OUTPUT_LIMIT = 10_000
+OUTPUT_TOTAL = 200_000
+#: Threads of the BLAS libraries NumPy may use: one, so two threads spinning on each other
+#: cannot turn a quick call into a slow one on a busy machine.
+ONE_THREAD = {name: "1" for name in (
+    "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
+    "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")}
+#: How often (at most) a worker's CPU time is read between quick calls, in seconds.
+MARK_EVERY = 0.02
+_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+@dataclass
+class Limits:
+    cpu: float = 2.0  # CPU seconds one call may take
+    idle: float = 5.0  # seconds one call may wait without computing
+    wall: float = 120.0  # the backstop, in wall-clock seconds
+    load_cpu: float = 10.0  # importing the kata file
+    memory: int = 2 * 2**30  # address space a worker may add to what NumPy already takes
+
+
+@dataclass
+class Reply:
+    """What one request did: ``returned``, ``raised``, ``died``, ``hung`` or ``broken``."""
+
+    status: str
+    info: dict = field(default_factory=dict)
+    value: object = None
+    mutated: dict = field(default_factory=dict)  # argument -> its value after the call
+    cpu: float = 0.0
+    how: str = ""  # for died, hung and broken: what happened, in words
+    kind: str = ""  # for hung: cpu, idle or wall
+
+
+# -- the zygote -------------------------------------------------------------------------------
+
+
+class Zygote:
+    """A handle on the zygote process (one per judge; shared by processes forked from it)."""
+
+    _mine: "Zygote | None" = None
+
+    def __init__(self, address: str, token: str, proc=None, lifeline: int | None = None):
+        self.address, self.token, self.proc, self.lifeline = address, token, proc, lifeline
+        self._conn: tuple[int, socket.socket] | None = None
+
+    @classmethod
+    def shared(cls) -> "Zygote":
+        """The zygote named in the environment (started by a parent), or a new one of this process."""
+        if cls._mine is not None:
+            return cls._mine
+        named = os.environ.get(ZYGOTE_ENV, "")
+        if " " in named:
+            address, token = named.split(" ", 1)
+            cls._mine = cls(address, token)
+        else:
+            cls._mine = cls.start()
+        return cls._mine
+
+    @classmethod
+    def start(cls, export: bool = False) -> "Zygote":
+        folder = tempfile.mkdtemp(prefix="dojo-zygote-")
+        address = os.path.join(folder, "socket")
+        token = secrets.token_hex(16)
+        read_end, write_end = os.pipe()
+        env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "LC_ALL", "SYSTEMROOT")}
+        env.update(ONE_THREAD, DOJO_ZYGOTE_TOKEN=token)
+        boot = f"import sys; sys.path.insert(0, {str(ROOT)!r}); from dojo import zygote; " \
+               f"zygote.main(sys.argv[1], zygote.os.environ.pop('DOJO_ZYGOTE_TOKEN'), int(sys.argv[2]))"
+        proc = subprocess.Popen(
+            [sys.executable, "-I", "-c", boot, address, str(read_end)], pass_fds=(read_end,), env=env,
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, start_new_session=True, close_fds=True,
+        )
+        os.close(read_end)
+        zygote = cls(address, token, proc, write_end)
+        if export:
+            os.environ[ZYGOTE_ENV] = f"{address} {token}"
+        return zygote
+
+    def _connection(self) -> socket.socket:
+        if self._conn is not None and self._conn[0] == os.getpid():
+            return self._conn[1]
+        if self.proc is not None:
+            ready = self.proc.stdout.readline()  # once: the zygote says it listens
+            if ready.strip() != b"ready":
+                raise RuntimeError(f"the worker process could not start (exit status {self.proc.poll()})")
+            self.proc.stdout.close()
+            self.proc.stdout = None
+        conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        conn.connect(self.address)
+        self._conn = (os.getpid(), conn)
+        return conn
+
+    def _ask(self, request: dict, fds: tuple = ()) -> dict:
+        import json
+        import struct
+
+        conn = self._connection()
+        body = json.dumps({**request, "token": self.token}).encode()
+        socket.send_fds(conn, [struct.pack("<I", len(body)) + body], list(fds))
+        head = wire._exactly(conn, 4)
+        (size,) = struct.unpack("<I", head)
+        return json.loads(wire._exactly(conn, size))
+
+    def spawn(self, path: Path, function: str, tmp: Path, memory: int) -> tuple[int, socket.socket, int]:
+        mine, theirs = socket.socketpair()
+        out_read, out_write = os.pipe()
+        try:
+            reply = self._ask({"op": "spawn", "path": str(path), "function": function, "tmp": str(tmp),
+                               "memory": memory}, (theirs.fileno(), out_write))
+        finally:
+            theirs.close()
+            os.close(out_write)
+        os.set_blocking(out_read, False)
+        mine.setblocking(False)
+        return int(reply["pid"]), mine, out_read
+
+    def end(self, pid: int, kill: bool = True) -> dict | None:
+        try:
+            return self._ask({"op": "end", "pid": pid, "kill": kill}).get("status")
+        except (OSError, EOFError, ValueError):
+            return None
+
+    def close(self) -> None:
+        if self.lifeline is not None:
+            os.close(self.lifeline)
+            self.lifeline = None
+            if self.proc is not None:
+                try:
+                    self.proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    self.proc.kill()
+        if Zygote._mine is self:
+            Zygote._mine = None
+
+
+# -- one worker -------------------------------------------------------------------------------
+
+
+def describe_end(status: dict | None) -> str:
+    """A worker's end, in words."""
+    if not status:
+        return "it stopped answering"
+    if "signal" in status:
+        number = status["signal"]
+        try:
+            name = signal.Signals(number).name
+        except ValueError:
+            name = f"signal {number}"
+        why = {"SIGSEGV": " (a crash inside C code: an invalid memory access)",
+               "SIGKILL": " (killed from outside, or out of memory)",
+               "SIGABRT": " (os.abort() or a failed check inside C code)",
+               "SIGBUS": " (a crash inside C code)", "SIGFPE": " (a crash inside C code)"}.get(name, "")
+        return f"it was ended by {name}{why}"
+    code = status.get("exit")
+    return f"it exited with status {code} (os._exit, sys.exit in a thread, or an atexit handler?)"
+
+
+class Worker:
+    """The candidate's ``function`` from ``path`` in a sandboxed worker; a fresh one after any end."""
+
+    def __init__(self, path: Path, function: str, limits: Limits | None = None,
+                 zygote: Zygote | None = None, on_output=None):
+        self.path, self.function = Path(path).resolve(), function
+        self.limits = limits or Limits()
+        self.zygote = zygote
+        self.on_output = on_output or _print_through
+        self.pid = None
+        self.sandbox: dict = {}
+        self.problem: dict | None = None  # set when the file cannot be loaded at all
+        self._sock = self._out = None
+        self._buffer = bytearray()
+        self._cpu_mark = None
+        self._cpu_mark_at = 0.0
+        self._tmp = None
+        self._output_left = OUTPUT_TOTAL
+        self._printed: list[str] = []
+        self._printed_size = self._dropped = 0
+
+    # -- lifecycle --------------------------------------------------------------------------
+    def start(self) -> dict | None:
+        """Start a worker now (if none runs); the load problem, if the file cannot be loaded."""
+        if self.problem is not None or self.pid is not None:
+            return self.problem
+        self.zygote = self.zygote or Zygote.shared()
+        self._tmp = tempfile.mkdtemp(prefix="dojo-worker-")
+        self.pid, self._sock, self._out = self.zygote.spawn(self.path, self.function, Path(self._tmp),
+                                                            self.limits.memory)
+        reply = self._await(self.limits.load_cpu, what=f"importing {self.path.name}")
+        self._flush_output()
+        if reply.status == "returned" and reply.info.get("status") == "ready":
+            self.sandbox = {k: v for k, v in reply.info.items() if k != "status"}
+            return None
+        if reply.status == "returned":  # cannot-load, with its message
+            self.problem = dict(reply.info)
+        else:
+            self.problem = {"status": "cannot-load", "state": "timed-out" if reply.status == "hung" else "crashed",
+                            "message": f"importing {self.path.name}: {reply.how}", "line": None}
+        self.close()
+        return self.problem
+
+    def close(self) -> dict | None:
+        """End the worker (if one runs); how it ended."""
+        status = None
+        if self.pid is not None:
+            status = self.zygote.end(self.pid, kill=True)
+            self.pid = None
+        for closing in (self._sock,):
+            if closing is not None:
+                closing.close()
+        if self._out is not None:
+            os.close(self._out)
+        self._sock = self._out = None
+        self._buffer = bytearray()
+        self._cpu_mark = None
+        self._cpu_mark_at = 0.0
+        if self._tmp is not None:
+            import shutil
+
+            shutil.rmtree(self._tmp, ignore_errors=True)
+            self._tmp = None
+        return status
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # -- requests ---------------------------------------------------------------------------
+    def call(self, kwargs: dict, cpu: float | None = None) -> Reply:
+        return self._request({"op": "call"}, kwargs, cpu)
+
+    def best_time(self, kwargs: dict, budget: float, cpu: float | None = None) -> Reply:
+        """The worker's own timing (the fastest of several calls): only for the candidate's eyes."""
+        return self._request({"op": "time", "budget": budget}, kwargs, cpu)
+
+    def peak_memory(self, kwargs: dict, cpu: float | None = None) -> tuple[Reply, int | None]:
+        """One call after a warm-up call, and how far the worker's resident memory rose during it
+        (the kernel's high-water mark, reset just before the call)."""
+        warm = self.call(kwargs, cpu)
+        if warm.status != "returned" or self.pid is None:
+            return warm, None
+        base = _rss(self.pid, reset=True)
+        reply = self.call(kwargs, cpu)
+        peak = _status_field(self.pid, "VmHWM") if reply.status == "returned" else None
+        return reply, (None if base is None or peak is None else max(0, peak - base))
+
+    def _request(self, message: dict, kwargs: dict, cpu: float | None) -> Reply:
+        if self.start() is not None:
+            return Reply("broken", info=self.problem, how=self.problem.get("message", ""))
+        try:
+            self._sock.settimeout(self.limits.wall)
+            wire.send(self._sock, message, args=kwargs)
+            self._sock.setblocking(False)
+        except OSError:
+            return self._died()
+        reply = self._await(cpu if cpu is not None else self.limits.cpu, what=f"your {self.function}()")
+        self._flush_output()
+        return reply
+
+    # -- waiting, from outside --------------------------------------------------------------
+    def _await(self, cpu_limit: float, what: str) -> Reply:
+        # CPU time is read from /proc at most every MARK_EVERY seconds: a quick call costs no
+        # read, and the next read counts its time.
+        if self._cpu_mark is None:
+            self._cpu_mark, self._cpu_mark_at = _cpu(self.pid), time.monotonic()
+        start_cpu = self._cpu_mark
+        started = last = time.monotonic()
+        idle = 0.0
+        window_start, window_cpu, window_runnable, window_samples = last, start_cpu, 0, 0
+        try:
+            while True:
+                ready, _, _ = select.select([self._sock, self._out], [], [], 0.05)
+                if self._out in ready:
+                    self._read_output()
+                if self._sock in ready:
+                    try:
+                        chunk = self._sock.recv(1 << 20)
+                    except BlockingIOError:
+                        chunk = None
+                    except OSError:
+                        chunk = b""
+                    if chunk == b"":
+                        return self._died()
+                    if chunk:
+                        self._buffer += chunk
+                    try:
+                        frame = wire.take(self._buffer)
+                    except wire.WireError as e:
+                        return self._broken(f"it sent something that is not an answer ({e})")
+                    if frame is not None:
+                        spent = 0.0
+                        if time.monotonic() - self._cpu_mark_at > MARK_EVERY:
+                            now_cpu = _cpu(self.pid)
+                            spent = (now_cpu or 0.0) - (self._cpu_mark or 0.0)
+                            self._cpu_mark, self._cpu_mark_at = now_cpu, time.monotonic()
+                        return self._reply(*frame, cpu=spent)
+                    continue
+                now = time.monotonic()
+                used, state = _cpu_and_state(self.pid)
+                if used is None:  # no /proc: wall-clock time stands in for CPU time
+                    used, state = now - started + (start_cpu or 0.0), "R"
+                if used - (start_cpu or 0.0) > cpu_limit:
+                    return self._hung("cpu", used - (start_cpu or 0.0), cpu_limit, what)
+                if now - started > self.limits.wall:
+                    return self._hung("wall", now - started, self.limits.wall, what)
+                window_samples += 1
+                window_runnable += state == "R"
+                if now - window_start >= 1.0:
+                    share = (used - window_cpu) / (now - window_start)
+                    waiting = share < 0.05 and window_runnable < 0.2 * window_samples
+                    idle = idle + (now - window_start) if waiting else 0.0
+                    window_start, window_cpu, window_runnable, window_samples = now, used, 0, 0
+                    if idle >= self.limits.idle:
+                        return self._hung("idle", idle, self.limits.idle, what)
+                last = now
+        except BaseException:
+            self.close()  # interrupted (Ctrl-C, the judge's own alarm): the worker is mid-call
+            raise
+
+    def _reply(self, message: dict, values: dict, cpu: float) -> Reply:
+        if message.get("status") == "returned":
+            mutated = values.get("mutated") or {}
+            return Reply("returned", info=message, value=values.get("value"),
+                         mutated=mutated if isinstance(mutated, dict) else {}, cpu=cpu)
+        if message.get("status") in ("raised", "ready", "cannot-load", "timed"):
+            status = "raised" if message["status"] == "raised" else "returned"
+            return Reply(status, info=message, cpu=cpu)
+        return self._broken("it sent an answer of an unknown kind")
+
+    def _died(self) -> Reply:
+        self._read_output()
+        status = self.close()
+        return Reply("died", info={"end": status}, how=describe_end(status))
+
+    def _broken(self, how: str) -> Reply:
+        self.close()
+        return Reply("broken", how=how)
+
+    def _hung(self, kind: str, spent: float, limit: float, what: str) -> Reply:
+        self._read_output()
+        self.close()
+        how = {
+            "cpu": f"{what} was still computing after {limit:g} s of CPU time, the limit for one call: "
+                   f"an infinite loop (a loop whose condition never changes, a `while True` without a "
+                   f"way out), or far more work than the input needs",
+            "idle": f"{what} stopped computing: it waited {spent:.0f} s without using the CPU "
+                    f"(time.sleep, a lock, input(), a blocking read?)",
+            "wall": f"{what} did not finish within {limit:g} s",
+        }[kind]
+        return Reply("hung", how=how, kind=kind, cpu=spent if kind == "cpu" else 0.0)
+
+    # -- output -----------------------------------------------------------------------------
+    def _read_output(self) -> None:
+        if self._out is None:
+            return
+        while True:
+            try:
+                data = os.read(self._out, 65536)
+            except (BlockingIOError, OSError):
+                return
+            if not data:
+                return
+            text = data.decode("utf-8", errors="replace")
+            room = min(OUTPUT_LIMIT - self._printed_size, self._output_left)
+            if room > 0:
+                self._printed.append(text[:room])
+                self._printed_size += min(room, len(text))
+                self._output_left -= min(room, len(text))
+            self._dropped += max(0, len(text) - max(room, 0))
+
+    def _flush_output(self) -> None:
+        self._read_output()
+        if self._printed or self._dropped:
+            note = f"\n[… {self._dropped} more characters of output dropped]\n" if self._dropped else ""
+            self.on_output("".join(self._printed) + note)
+        self._printed, self._printed_size, self._dropped = [], 0, 0
+
+
+def _print_through(text: str) -> None:
+    sys.stdout.write(text)
+
+
+# -- reading a process from outside -----------------------------------------------------------
+
+
+def _cpu_and_state(pid: int | None) -> tuple[float | None, str]:
+    if pid is None:
+        return None, "?"
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+    except (OSError, IndexError):
+        return None, "?"
+    return (int(fields[11]) + int(fields[12])) / _TICK, fields[0].decode()
+
+
+def _cpu(pid: int | None) -> float | None:
+    return _cpu_and_state(pid)[0]
+
+
+def _status_field(pid: int, name: str) -> int | None:
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as f:
+            for line in f:
+                if line.startswith(name + ":"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _rss(pid: int, reset: bool = False) -> int | None:
+    """Resident memory now; ``reset`` first sets the high-water mark to it (Linux 4.0+)."""
+    if reset:
+        try:
+            with open(f"/proc/{pid}/clear_refs", "w") as f:
+                f.write("5")
+        except OSError:
+            return None
+    return _status_field(pid, "VmRSS")

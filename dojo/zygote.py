@@ -1,0 +1,422 @@
+"""The process that runs candidates' code: a zygote that forks sandboxed workers.
+
+Started by ``dojo.workers.Zygote`` as a fresh interpreter (never forked from the judge, so it
+holds nothing of pytest, Hypothesis, torch or the oracle). It imports NumPy once, with one BLAS
+thread, then waits on a Unix socket. Each ``spawn`` request forks a worker that:
+
+1. leaves the zygote's session and dies with it (``PR_SET_PDEATHSIG``);
+2. sends what it prints (file descriptors 1 and 2) into a pipe the judge reads and caps;
+3. limits its address space, core dumps and file sizes;
+4. where Landlock is available, may read only the Python standard library, NumPy and the kata
+   file, write only its own temporary folder, and reach no other process; where seccomp is
+   available, cannot create processes or run programs;
+5. imports the kata file and answers calls (``serve``), values in ``dojo.wire`` envelopes.
+
+The zygote is a subreaper: a process the candidate's code leaves behind becomes its child and
+is killed. When the process that started it ends (its lifeline pipe closes, even on
+``kill -9``), the zygote kills every worker and exits.
+
+Nothing in the judge trusts a worker: it reads only envelopes from it, and measures its time
+and memory from outside (``/proc``).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import selectors
+import signal
+import socket
+import struct
+import sys
+import time
+import traceback
+from pathlib import Path
+
+#: Modules a kata may not import: the libraries that would do the kata, and the judge.
+JUDGE_MODULES = ("tests", "conftest", "dojo", "solutions")
+
+
+# -- the zygote -----------------------------------------------------------------------------
+
+
+def main(address: str, token: str, lifeline: int) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C is the judge's to handle
+    import numpy  # noqa: F401 - what every worker needs, imported once
+
+    from dojo import sandbox
+
+    for name in ("math", "itertools", "functools", "collections", "typing", "dataclasses", "warnings"):
+        __import__(name)
+    sandbox.become_subreaper()
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(address)
+    listener.listen(16)
+    os.write(1, b"ready\n")
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 1)
+    os.close(null)
+    selector = selectors.DefaultSelector()
+    selector.register(listener, selectors.EVENT_READ, "listen")
+    selector.register(lifeline, selectors.EVENT_READ, "lifeline")
+    workers: dict[int, object] = {}  # pid -> None while alive, then its wait status
+    while True:
+        for key, _ in selector.select(timeout=0.2):
+            if key.data == "lifeline":
+                _end_all(workers)
+                return
+            if key.data == "listen":
+                conn, _ = listener.accept()
+                selector.register(conn, selectors.EVENT_READ, "client")
+                continue
+            conn = key.fileobj
+            try:
+                request, fds = _receive_request(conn)
+            except (OSError, ValueError, EOFError):
+                selector.unregister(conn)
+                conn.close()
+                continue
+            if request.get("token") != token:
+                for fd in fds:
+                    os.close(fd)
+                selector.unregister(conn)
+                conn.close()
+                continue
+            reply = _handle(request, fds, workers, (listener, conn, lifeline, selector))
+            try:
+                _send_reply(conn, reply)
+            except OSError:
+                pass
+        _reap(workers)
+
+
+def _handle(request: dict, fds: list[int], workers: dict, own: tuple) -> dict:
+    op = request.get("op")
+    if op == "spawn" and len(fds) == 2:
+        pid = os.fork()
+        if pid == 0:
+            code = 70
+            try:
+                _become_worker(request, fds, own)
+                code = 0
+            except BaseException:  # noqa: BLE001 - the worker's own failure: its exit status says
+                try:
+                    os.write(2, traceback.format_exc().encode())
+                except OSError:
+                    pass
+            finally:
+                os._exit(code)
+        for fd in fds:
+            os.close(fd)
+        workers[pid] = None
+        return {"pid": pid}
+    for fd in fds:
+        os.close(fd)
+    if op == "end":
+        pid = int(request.get("pid", 0))
+        if pid not in workers:
+            return {"error": "not a worker"}
+        from dojo import sandbox
+
+        if workers[pid] is None and request.get("kill", True):
+            sandbox.kill_tree(pid)
+        end = time.monotonic() + 5.0
+        while workers[pid] is None and time.monotonic() < end:
+            _reap(workers)
+            if workers[pid] is None:
+                time.sleep(0.005)
+        status = workers.pop(pid)
+        return {"status": status}
+    return {"error": f"unknown request {op!r}"}
+
+
+def _reap(workers: dict) -> None:
+    """Collect every ended child; a child that is not a worker (left behind by one) is killed."""
+    from dojo import sandbox
+
+    for pid in sandbox.descendants(os.getpid()):
+        if pid not in workers:
+            sandbox.kill_tree(pid)
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        if pid in workers:
+            workers[pid] = _describe(status)
+
+
+def _describe(status: int) -> dict:
+    if os.WIFSIGNALED(status):
+        return {"signal": os.WTERMSIG(status)}
+    return {"exit": os.WEXITSTATUS(status)}
+
+
+def _end_all(workers: dict) -> None:
+    from dojo import sandbox
+
+    for pid in list(workers) + sandbox.descendants(os.getpid()):
+        sandbox.kill_tree(pid)
+    _reap(workers)
+
+
+def _receive_request(conn: socket.socket) -> tuple[dict, list[int]]:
+    data, fds, _, _ = socket.recv_fds(conn, 65536, 4)
+    if not data:
+        raise EOFError
+    (size,) = struct.unpack_from("<I", data)
+    while len(data) < 4 + size:
+        more = conn.recv(4 + size - len(data))
+        if not more:
+            raise EOFError
+        data += more
+    return json.loads(data[4:4 + size]), list(fds)
+
+
+def _send_reply(conn: socket.socket, reply: dict) -> None:
+    body = json.dumps(reply).encode()
+    conn.sendall(struct.pack("<I", len(body)) + body)
+
+
+# -- a worker (in the forked child) -----------------------------------------------------------
+
+
+def _become_worker(request: dict, fds: list[int], own: tuple) -> None:
+    from dojo import sandbox
+
+    listener, conn, lifeline, selector = own
+    zygote = os.getppid()
+    os.setsid()
+    sandbox.die_with_parent(parent=zygote)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    selector.close()
+    for closing in (listener, conn):
+        closing.close()
+    os.close(lifeline)
+    channel_fd, output_fd = fds
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.dup2(output_fd, 1)
+    os.dup2(output_fd, 2)
+    os.close(devnull)
+    os.close(output_fd)
+    sys.stdout = open(1, "w", encoding="utf-8", errors="replace", closefd=False, buffering=1)
+    sys.stderr = open(2, "w", encoding="utf-8", errors="replace", closefd=False, buffering=1)
+    channel = socket.socket(fileno=channel_fd)
+    tmp = Path(request["tmp"])
+    os.environ.clear()
+    os.environ.update({"HOME": str(tmp), "TMPDIR": str(tmp), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"})
+    import tempfile
+
+    tempfile.tempdir = str(tmp)
+    os.chdir(tmp)
+    sys.dont_write_bytecode = True
+    path = Path(request["path"])
+    memory = request.get("memory")
+    sandbox.limit_resources(address_space=(_address_space() + int(memory)) if memory else None)
+    status = {"landlock": 0, "processes": False}
+    if request.get("landlock", True):
+        try:
+            status["landlock"] = sandbox.restrict_files(read=_readable(path), write=[tmp])
+        except sandbox.SandboxUnavailable as e:
+            status["landlock_error"] = str(e)
+    if request.get("seccomp", True):
+        status["processes"] = sandbox.forbid_processes()
+    root = str(Path(__file__).resolve().parent.parent)
+    sys.path[:] = [p for p in sys.path if p and not p.startswith(root)]
+    serve(channel, path, request["function"], status)
+
+
+def _address_space() -> int:
+    """The address space this process takes now (NumPy and its libraries loaded)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as f:
+            return int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError):
+        return 1 << 30
+
+
+def _readable(kata: Path) -> list[str]:
+    """What a worker may read: the standard library (not its site-packages), NumPy, the shared
+    libraries already loaded from outside any site-packages, and the kata file."""
+    import sysconfig
+
+    import numpy
+
+    paths = {str(kata)}
+    for key in ("stdlib", "platstdlib"):
+        folder = Path(sysconfig.get_paths()[key])
+        if folder.is_dir():
+            paths.update(str(p) for p in folder.iterdir() if p.name not in ("site-packages", "dist-packages"))
+    numpy_dir = Path(numpy.__file__).resolve().parent
+    paths.add(str(numpy_dir))
+    libs = numpy_dir.parent / "numpy.libs"
+    if libs.is_dir():
+        paths.add(str(libs))
+    try:
+        with open("/proc/self/maps", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                name = line.split(None, 5)[-1].strip()
+                if name.startswith("/") and "-packages" not in name:
+                    paths.add(str(Path(name).parent))
+    except OSError:
+        pass
+    return sorted(paths)
+
+
+class _Refuse:
+    """An import hook: the NumPy-only rule, with the message a candidate understands."""
+
+    @staticmethod
+    def find_spec(name, path=None, target=None):
+        from dojo.loader import FORBIDDEN
+
+        top = name.split(".")[0]
+        if top in FORBIDDEN:
+            raise ImportError(
+                f"NumPy only: your code imports {name}. The katas are written with NumPy alone "
+                f"({', '.join(FORBIDDEN[:5])} … are not allowed)."
+            )
+        if top in JUDGE_MODULES:
+            raise ImportError(f"your code imports {name}, part of the judge: a kata may use NumPy only.")
+        return None
+
+
+def _raised(e: BaseException, path: Path) -> dict:
+    import linecache
+
+    line = source = None
+    tb = e.__traceback__
+    while tb is not None:  # the deepest frame in the kata file (without reading any other source)
+        if tb.tb_frame.f_code.co_filename == str(path):
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    if line is not None:
+        source = linecache.getline(str(path), line).strip()
+    try:
+        text = str(e)
+    except BaseException:  # noqa: BLE001
+        text = "<its message could not be made>"
+    return {
+        "status": "raised", "type": type(e).__name__, "module": type(e).__module__,
+        "message": text[:2000], "value_error": isinstance(e, ValueError),
+        "exception": isinstance(e, Exception), "line": line, "source": source,
+        "code": getattr(e, "code", None) if isinstance(e, SystemExit) and isinstance(getattr(e, "code", None), (int, str, type(None))) else None,
+    }
+
+
+def serve(channel: socket.socket, path: Path, function: str, status: dict) -> None:
+    """Import the kata, say whether it loaded, then answer calls until the judge hangs up."""
+    import importlib.util
+
+    from dojo import wire
+    from dojo.loader import module_name_for
+
+    sys.meta_path.insert(0, _Refuse())
+    try:
+        spec = importlib.util.spec_from_file_location(module_name_for(path), path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+        fn = getattr(module, function, None)
+        if not callable(fn):
+            wire.send(channel, {"status": "cannot-load", "state": "cannot-import", "line": None,
+                                "message": f"{path.name} has no function named {function}()"})
+            return
+    except BaseException as e:  # noqa: BLE001 - everything the import raises is the answer
+        info = _raised(e, path)
+        numpy_only = "NumPy only" in info["message"]
+        where = f" at line {info['line']}: {info['source']}" if info["line"] else ""
+        what = info["message"] if numpy_only else f"{info['type']}: {info['message']}"
+        message = f"{path.name}{where}: {what}" if numpy_only else f"{path.name} cannot be imported: {what}{where}"
+        _flush()
+        wire.send(channel, {"status": "cannot-load", "state": "numpy-only" if numpy_only else "cannot-import",
+                            "message": message, "line": info["line"]})
+        return
+    _flush()
+    wire.send(channel, {"status": "ready", **status})
+    while True:
+        try:
+            raw = {}
+            request, values = wire.receive(channel, raw)
+        except (EOFError, OSError, wire.WireError):
+            return
+        op = request.get("op")
+        kwargs = values.get("args", {})
+        after = {}
+        if op == "call":
+            reply, result = _call(fn, kwargs, path, raw.get("args"))
+            after = {k: kwargs[k] for k in reply.get("mutated", ())}
+        elif op == "time":
+            reply, result = _time(fn, kwargs, float(request.get("budget", 0.5))), None
+        else:
+            return
+        _flush()
+        try:
+            wire.send(channel, reply, value=result, mutated=after)
+        except OSError:
+            return
+
+
+def _call(fn, kwargs: dict, path: Path, sent: bytes | None) -> tuple[dict, object]:
+    from dojo import wire
+
+    start = time.perf_counter()
+    try:
+        result = fn(**kwargs)
+    except BaseException as e:  # noqa: BLE001 - what the candidate's code raises is data here
+        return {**_raised(e, path), "seconds": time.perf_counter() - start}, None
+    seconds = time.perf_counter() - start
+    mutated = []
+    if sent is not None and wire.encode(kwargs) != sent:  # the inputs as they were sent: changed?
+        before = wire.decode(sent)
+        mutated = [k for k in before if not _same(before[k], kwargs[k])]
+    return {"status": "returned", "mutated": mutated, "seconds": seconds}, result
+
+
+def _same(a, b) -> bool:
+    import numpy as np
+
+    if isinstance(a, np.ndarray):
+        return isinstance(b, np.ndarray) and a.shape == b.shape and a.dtype == b.dtype and np.array_equal(a, b, equal_nan=a.dtype.kind in "fc")
+    if isinstance(a, (list, tuple)):
+        return type(a) is type(b) and len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return type(b) is dict and a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, float) and a != a:
+        return isinstance(b, float) and b != b
+    return type(a) is type(b) and a == b
+
+
+def _time(fn, kwargs: dict, budget: float) -> dict:
+    """The fastest of several calls after a warm-up call (just the warm-up when it is slow)."""
+    try:
+        start = time.perf_counter()
+        fn(**copy.deepcopy(kwargs))
+        best = time.perf_counter() - start
+        spent, calls = best, 0
+        if best < 0.25:
+            while calls < 50 and (calls < 2 or spent < budget):
+                args = copy.deepcopy(kwargs)
+                start = time.perf_counter()
+                fn(**args)
+                took = time.perf_counter() - start
+                best, spent, calls = min(best, took), spent + took, calls + 1
+    except BaseException as e:  # noqa: BLE001
+        return {"status": "raised", "type": type(e).__name__, "message": str(e)[:500]}
+    return {"status": "timed", "best": best}
+
+
+def _flush() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BaseException:  # noqa: BLE001 - the candidate may have replaced or closed it
+            pass
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], os.environ.pop("DOJO_ZYGOTE_TOKEN"), int(sys.argv[2]))
