@@ -124,12 +124,27 @@ def pytest_configure(config):
     )
     if not config.getoption("hypothesis_profile", None):
         settings.load_profile("dojo-ci" if os.environ.get("CI") else "dojo")
+    _examples_from_the_tests_alone()
     if not (getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput")):
         from dojo.workers import Zygote
 
         Zygote.shared()  # the process that runs the candidates' code starts while pytest collects
     config.dojo_watchdog = None
     config.dojo_pending = []
+
+
+def _examples_from_the_tests_alone() -> None:
+    """Hypothesis also draws, now and then, constants it finds in the source of every *local*
+    module loaded in the process: conftest.py and dojo/*.py here (and the kata file itself, while
+    the candidate's code ran in this process). An edit to any of those changed the examples of
+    the deterministic practice profile, and with them the shipped answers they need. The
+    examples come from the tests and their strategies alone: Hypothesis's pool of local
+    constants is kept empty (its own, global pool stays). Checked against every Hypothesis
+    version pyproject.toml allows (tests/meta/hypothesis_versions.sh)."""
+    from hypothesis.internal.conjecture import providers
+
+    empty = providers.Constants()
+    providers._get_local_constants = lambda: empty
 
 
 def _start_watchdog(config):
