@@ -1,9 +1,9 @@
-"""Call a candidate's function in a child process, one bounded call at a time.
+"""Call a candidate's function in a worker process, one bounded call at a time (``dojo compare``).
 
-``Isolated`` forks a worker (or spawns one where fork is missing) that loads the file with
-``dojo.loader.load_kata`` and then answers requests over a pipe. Every request has a deadline;
-a worker that overruns it is killed, and the next request gets a fresh worker. So a file that
-hangs, exits, crashes the interpreter or prints to the terminal cannot hang or break the tool.
+``Isolated`` holds a sandboxed worker (``dojo.workers``) that imports the file and answers
+requests as envelopes (``dojo.wire``: never a pickle). Every request has a limit on the worker's
+CPU time; a worker that overruns it is killed, and the next request gets a fresh worker. So a
+file that hangs, exits, crashes the interpreter or prints cannot hang, break or reach the tool.
 
 An ``Outcome`` is what one call did: ``returned`` (with the value), ``raised`` (with the
 exception's type, message and the line of the candidate's file it came from), ``timeout``,
@@ -13,9 +13,6 @@ which produces the same ``Outcome``.
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-import pickle
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -56,16 +53,22 @@ def call_here(fn, kwargs: dict, path: Path | None = None, catch=Exception) -> Ou
     is reported like any other exception."""
     import numpy as np
 
+    from dojo.remote import InputModified
+
     before = {k: v.copy() for k, v in kwargs.items() if isinstance(v, np.ndarray)}
     start = time.perf_counter()
     try:
         with np.errstate(all="ignore"):
             value = fn(**kwargs)
+    except InputModified as e:  # a worker's report: what it returned, and the inputs it wrote into
+        return Outcome("returned", value=e.value, mutated=list(e.after), seconds=time.perf_counter() - start)
     except catch as e:  # noqa: BLE001 - everything the candidate's code raises is data here
         text = str(e).strip()
+        line = getattr(e, "line", None) if hasattr(e, "type_name") else None
         return Outcome(
-            "raised", error_type=type(e).__name__, message=text.splitlines()[0] if text else "",
-            value_error=isinstance(e, ValueError), line=_frame_line(e.__traceback__, path) if path else None,
+            "raised", error_type=getattr(e, "type_name", type(e).__name__), message=text.splitlines()[0] if text else "",
+            value_error=isinstance(e, ValueError),
+            line=line if line is not None or not path else _frame_line(e.__traceback__, path),
             seconds=time.perf_counter() - start,
         )
     seconds = time.perf_counter() - start
@@ -94,162 +97,35 @@ def measure(fn, kwargs: dict, budget: float, max_calls: int = 50, slow: float = 
 
 
 def peak_memory(fn, kwargs: dict) -> int:
-    """Peak bytes allocated (Python and NumPy, as tracemalloc sees them) during one call."""
-    import tracemalloc
+    """How far resident memory rises during one call of ``fn`` (after a warm-up call), measured
+    by the kernel in a worker process: the measure the judge applies to a candidate's code.
+    ``fn`` must be a function defined in a file."""
+    import inspect
 
-    tracemalloc.start()
-    try:
-        tracemalloc.reset_peak()
-        base = tracemalloc.get_traced_memory()[0]
-        result = fn(**kwargs)
-        peak = tracemalloc.get_traced_memory()[1]
-        del result
-    finally:
-        tracemalloc.stop()
-    return max(0, peak - base)
-
-
-# -- the worker (runs in the child) ---------------------------------------------------------
-
-
-def _serve(conn, other_end, path: str, function: str) -> None:
-    if other_end is not None:
-        other_end.close()
-    devnull = os.open(os.devnull, os.O_RDWR)
-    os.dup2(devnull, 0)
-    os.dup2(devnull, 1)  # the candidate's prints must not reach the terminal
-    os.dup2(devnull, 2)
-    from dojo.loader import KataProblem, KataTimeout, load_kata
-
-    target = Path(path).resolve()
-    try:
-        fn = load_kata(target, function)
-    except KataProblem as e:
-        conn.send(("cannot-load", e.state, str(e), e.line))
-        return
-    except KataTimeout as e:
-        conn.send(("cannot-load", "timed-out", str(e), None))
-        return
-    conn.send(("ready",))
-    while True:
-        try:
-            request = conn.recv()
-        except (EOFError, OSError):
-            return
-        kind = request[0]
-        try:
-            if kind == "call":
-                outcome = call_here(fn, request[1], target, catch=BaseException)
-                try:
-                    conn.send(("outcome", outcome))
-                except Exception as e:  # noqa: BLE001 - a return value that cannot be pickled
-                    value = outcome.value
-                    conn.send(("outcome", Outcome(
-                        "unpicklable", error_type=type(value).__name__,
-                        message=f"{repr(value)[:120]} ({type(e).__name__}: {e})",
-                        seconds=outcome.seconds,
-                    )))
-            elif kind == "time":
-                _, kwargs, budget = request
-                conn.send(("time", measure(fn, kwargs, budget)))
-            elif kind == "memory":
-                conn.send(("memory", peak_memory(fn, request[1])))
-            elif kind == "stop":
-                return
-        except BaseException as e:  # noqa: BLE001 - e.g. SystemExit from the candidate's code
-            conn.send(("failed", f"{type(e).__name__}: {e}"))
+    with Isolated(Path(inspect.getsourcefile(fn)), fn.__name__) as worker:
+        got = worker.ask(("memory", kwargs), 30.0)
+    if isinstance(got, Outcome):
+        raise RuntimeError(f"{fn.__name__}() could not be measured: {got.status} {got.message}")
+    return got
 
 
 class Isolated:
-    """The candidate's ``function`` from ``path``, behind a process boundary."""
+    """The candidate's ``function`` from ``path``, in a sandboxed worker (``dojo.workers``).
+
+    Every request has a limit on the worker's CPU time; a worker that overruns it, dies or sends
+    anything but an envelope is ended, and the next request gets a fresh worker. Nothing the
+    worker sends is unpickled: values arrive as ``dojo.wire`` envelopes."""
 
     def __init__(self, path: Path, function: str, load_timeout: float = 11.0):
+        from dojo.workers import Limits, Worker
+
         self.path = Path(path)
         self.function = function
-        self.load_timeout = load_timeout
-        self.proc = None
-        self.conn = None
+        self.worker = Worker(self.path, function, Limits(load_cpu=load_timeout), on_output=lambda text: None)
         self.problem: Outcome | None = None  # set when the file cannot be loaded at all
-        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-        self.ctx = multiprocessing.get_context(method)
-
-    # -- lifecycle --------------------------------------------------------------------------
-    def _start(self) -> bool:
-        if self.problem is not None:
-            return False
-        if self.proc is not None:
-            return True
-        parent, child = self.ctx.Pipe()
-        self.proc = self.ctx.Process(
-            target=_serve, args=(child, parent, str(self.path), self.function), daemon=True
-        )
-        self.proc.start()
-        child.close()
-        self.conn = parent
-        reply = self._receive(self.load_timeout)
-        if reply is None:
-            self.problem = Outcome("cannot-load", error_type="timed-out",
-                                   message=f"importing {self.path.name} did not finish within {self.load_timeout:g} s")
-            self.close()
-            return False
-        if reply[0] == "crashed":
-            self.problem = Outcome("cannot-load", error_type="crashed",
-                                   message=f"importing {self.path.name} ended the process ({reply[1]})")
-            self.close()
-            return False
-        if reply[0] == "cannot-load":
-            _, state, message, line = reply
-            self.problem = Outcome("cannot-load", error_type=state, message=message, line=line)
-            self.close()
-            return False
-        return True
-
-    def _receive(self, timeout: float):
-        """The worker's next message; ("crashed", how) if it died; None on timeout (worker killed)."""
-        deadline = time.monotonic() + timeout
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                self.close()
-                return None
-            try:
-                if self.conn.poll(min(left, 0.05)):
-                    return self.conn.recv()
-            except (EOFError, OSError, pickle.UnpicklingError):
-                return ("crashed", self._death())
-            if not self.proc.is_alive():
-                try:
-                    if self.conn.poll(0):
-                        return self.conn.recv()
-                except (EOFError, OSError):
-                    pass
-                return ("crashed", self._death())
-
-    def _death(self) -> str:
-        self.proc.join(1.0)
-        code = self.proc.exitcode
-        self.close()
-        if code is None:
-            return "it stopped answering"
-        if code < 0:
-            import signal
-
-            try:
-                name = signal.Signals(-code).name
-            except ValueError:
-                name = f"signal {-code}"
-            return f"killed by {name}"
-        return f"exit code {code}"
 
     def close(self) -> None:
-        if self.proc is not None:
-            if self.proc.is_alive():
-                self.proc.kill()
-            self.proc.join(2.0)
-            self.proc = None
-        if self.conn is not None:
-            self.conn.close()
-            self.conn = None
+        self.worker.close()
 
     def __enter__(self):
         return self
@@ -257,35 +133,40 @@ class Isolated:
     def __exit__(self, *exc):
         self.close()
 
-    # -- requests ---------------------------------------------------------------------------
     def load(self) -> Outcome | None:
         """Start the worker now; the problem if the file cannot be loaded."""
-        self._start()
+        if self.problem is None:
+            problem = self.worker.start()
+            if problem is not None:
+                self.problem = Outcome("cannot-load", error_type=problem.get("state", "cannot-import"),
+                                       message=problem.get("message", ""), line=problem.get("line"))
         return self.problem
 
     def call(self, kwargs: dict, timeout: float) -> Outcome:
-        if not self._start():
+        if self.load() is not None:
             return self.problem
-        start = time.monotonic()
-        self.conn.send(("call", kwargs))
-        reply = self._receive(timeout)
-        if reply is None:
-            return Outcome("timeout", seconds=timeout)
-        if reply[0] == "crashed":
-            return Outcome("crashed", message=reply[1], seconds=time.monotonic() - start)
-        if reply[0] == "failed":
-            return Outcome("crashed", message=reply[1], seconds=time.monotonic() - start)
-        return reply[1]
+        return _outcome(self.worker.call(kwargs, cpu=timeout), timeout)
 
     def ask(self, request: tuple, timeout: float):
         """A timing or memory request: its number, or an Outcome saying why there is none."""
-        if not self._start():
+        if self.load() is not None:
             return self.problem
-        self.conn.send(request)
-        reply = self._receive(timeout)
-        if reply is None:
-            return Outcome("timeout", seconds=timeout)
-        if reply[0] in ("crashed", "failed"):
-            return Outcome("crashed", message=reply[1])
-        return reply[1]
+        if request[0] == "time":
+            reply = self.worker.best_time(request[1], request[2], cpu=timeout)
+            return reply.info["best"] if reply.status == "returned" and "best" in reply.info else _outcome(reply, timeout)
+        reply, peak = self.worker.peak_memory(request[1], cpu=timeout)
+        return peak if reply.status == "returned" and peak is not None else _outcome(reply, timeout)
 
+
+def _outcome(reply, timeout: float) -> Outcome:
+    info = reply.info
+    if reply.status == "returned" and info.get("status") == "returned":
+        return Outcome("returned", value=reply.value, mutated=list(reply.mutated), seconds=info.get("seconds", 0.0))
+    if reply.status == "raised" or info.get("status") == "raised":
+        text = str(info.get("message", "")).strip()
+        return Outcome("raised", error_type=info.get("type", "Exception"), message=text.splitlines()[0] if text else "",
+                       value_error=bool(info.get("value_error")), line=info.get("line"),
+                       seconds=info.get("seconds", 0.0))
+    if reply.status == "hung":
+        return Outcome("timeout", message=reply.how, seconds=timeout)
+    return Outcome("crashed", message=reply.how or "it stopped answering")

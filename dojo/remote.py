@@ -55,11 +55,12 @@ class CandidateEscape(Exception):
 
 
 class InputModified(Exception):
-    """The candidate's code wrote into inputs: ``after`` holds them as it left them."""
+    """The candidate's code wrote into inputs: ``after`` holds them as it left them, ``value``
+    is what it returned."""
 
-    def __init__(self, after: dict):
+    def __init__(self, after: dict, value=None):
         super().__init__(f"modified {', '.join(after)} in place")
-        self.after = after
+        self.after, self.value = after, value
 
 
 class TooSlow(KataTimeout):
@@ -128,7 +129,7 @@ class RemoteFunction:
         if reply.status == "raised":
             raise _rebuild(reply.info, self.function)
         if reply.mutated:
-            raise InputModified(reply.mutated)
+            raise InputModified(reply.mutated, reply.value)
         return reply.value
 
     def _check_budget(self) -> None:

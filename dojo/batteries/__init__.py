@@ -35,7 +35,7 @@ KINDS = ("edge", "random", "error")
 
 @dataclass(frozen=True)
 class Case:
-    """One call. ``max_bytes``: the contract bounds this call's peak memory (tracemalloc), so
+    """One call. ``max_bytes``: the contract bounds this call's peak memory (resident memory growth, as the kernel counts it), so
     an answer whose values agree but whose peak exceeds it disagrees (e.g. flash attention)."""
 
     name: str

@@ -154,7 +154,7 @@ def compare_case(ref, yours, battery, file_name: str) -> tuple[bool, str, dict]:
 
 def memory_verdict(case, peak: int | None, text: str) -> tuple[bool, str]:
     """(agree, row text) for a case whose contract bounds the peak memory: values that agree
-    are not enough when the peak (tracemalloc, one call) is over ``case.max_bytes``."""
+    are not enough when the peak (resident memory growth during one call) is over ``case.max_bytes``."""
     bound = human_bytes(case.max_bytes)
     if peak is None:
         return False, f"{text}, but yours could not be traced for memory (the contract bounds it at {bound})"
