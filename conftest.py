@@ -81,8 +81,9 @@ def pytest_addoption(parser):
         "--kata-deadline",
         type=float,
         default=float(os.environ.get("DOJO_KATA_DEADLINE", 0) or 0) or None,
-        help="seconds one kata's properties may take in all before the judge is stopped "
-        "(default: 30 s plus 0.5 s per example of the profile)",
+        help="seconds one kata's properties may take in all before the judge is stopped: a "
+        "backstop for the judge itself, since every call into the candidate's code has its own "
+        "CPU limit (default: 120 s plus 1 s per example of the profile)",
     )
     group.addoption(
         "--contributors", action="store_true", default=False,
@@ -111,6 +112,7 @@ def pytest_configure(config):
     config.dojo_is_reference = impl == (ROOT / "solutions").resolve()
     config.dojo_functions = {}
     config.dojo_remotes = []
+    config.dojo_started = {}
     config.dojo_hung = set()
     config.dojo_failed = set()
     config.dojo_records = []
@@ -125,6 +127,10 @@ def pytest_configure(config):
     if not config.getoption("hypothesis_profile", None):
         settings.load_profile("dojo-ci" if os.environ.get("CI") else "dojo")
     _examples_from_the_tests_alone()
+    if os.environ.get("DOJO_DIE_WITH", "").isdigit():  # started by the dojo tool: end with it
+        from dojo import sandbox
+
+        sandbox.die_with_parent(parent=int(os.environ["DOJO_DIE_WITH"]))
     if not (getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput")):
         from dojo.workers import Zygote
 
@@ -154,7 +160,7 @@ def _start_watchdog(config):
 
     deadline = config.getoption("--kata-deadline")
     if deadline is None:
-        deadline = 30.0 + 0.5 * settings.default.max_examples
+        deadline = 120.0 + 1.0 * settings.default.max_examples
     config.dojo_watchdog = Watchdog(deadline, config.getoption("--dojo-json"))
     config.dojo_watchdog.start()
 
@@ -267,7 +273,8 @@ def _check_kata_file(config, kata, first_item):
         check_source(path)
     except KataProblem as e:
         return f"{kata.module}: {e}", e.state
-    fn = RemoteFunction(path, kata.function, Limits(cpu=config.getoption("--kata-timeout")))
+    fn = RemoteFunction(path, kata.function, Limits(cpu=config.getoption("--kata-timeout")),
+                        cpu_budget=CPU_PER_EXAMPLE * settings.default.max_examples)
     config.dojo_remotes.append(fn)
     problem = fn.load()
     if problem is not None:
@@ -307,6 +314,10 @@ def kata(request):
     fn = request.config.dojo_functions[spec.module]
     return Guarded(fn, spec.function, request.config.getoption("--kata-timeout"))
 
+
+#: CPU seconds the candidate's calls may take together, per example of the profile (20 s in
+#: practice): each stub's docstring states it under Speed.
+CPU_PER_EXAMPLE = 1.0
 
 #: How long Hypothesis may shrink one failure before the smallest failing input so far is
 #: shown. A readable input matters more than the minimal one, and a wrong answer should be
@@ -390,6 +401,11 @@ def pytest_runtest_setup(item):
         item.config.dojo_watchdog.running(kata.module if kata else "", item.name)
     if kata is None:
         return
+    remote = item.config.dojo_functions.get(kata.module)
+    if remote is not None and hasattr(remote, "progress"):
+        started = item.config.dojo_started[kata.module] = item.config.dojo_started.get(kata.module, 0) + 1
+        total = max(started, item.config.dojo_expected.get(kata.module, started))
+        remote.progress = lambda: (started - 0.5) / total  # this property half done, on average
     _bound_shrinking(item)
     if kata.module in item.config.dojo_hung:
         pytest.skip(f"{kata.module} timed out in an earlier property; fix the hang first")
@@ -499,7 +515,7 @@ def _explain(item, kata, excinfo, pending: bool = False) -> str | None:
     """The candidate-facing failure text, or None to keep pytest's own (a fault in the judge)."""
     from hypothesis.errors import Flaky
 
-    from dojo.remote import CandidateError, CandidateEscape
+    from dojo.remote import CandidateError, CandidateEscape, TooSlow
     from tests.judge import KataMismatch
 
     exc = excinfo.value
@@ -509,7 +525,7 @@ def _explain(item, kata, excinfo, pending: bool = False) -> str | None:
         if isinstance(exc, KataMismatch) and exc.hint:
             what += "\n" + exc.hint  # a generic hint; taken out again if a diagnosis says more
         if isinstance(exc, KataTimeout):
-            what = f"timed out: {exc}\n  The remaining properties of {kata.module} are skipped."
+            what = f"{'' if isinstance(exc, TooSlow) else 'timed out: '}{exc}\n  The remaining properties of {kata.module} are skipped."
     elif isinstance(exc, (CandidateError, CandidateEscape)):
         on_valid = " on a valid input" if isinstance(exc, ValueError) else ""
         what = str(exc) if isinstance(exc, CandidateEscape) else f"your code raised {exc.type_name}{on_valid}: {exc}"
@@ -527,7 +543,8 @@ def _explain(item, kata, excinfo, pending: bool = False) -> str | None:
     guarded = getattr(item, "funcargs", {}).get("kata")
     calls = list(getattr(guarded, "calls", []) or [])
     if isinstance(exc, KataTimeout) and getattr(exc, "inputs", None):
-        lines += ["", "  the input it hung on:", _indent(_call_text(kata.function, exc.inputs), 4)]
+        label = "the last input it was given:" if isinstance(exc, TooSlow) else "the input it hung on:"
+        lines += ["", f"  {label}", _indent(_call_text(kata.function, exc.inputs), 4)]
     elif calls:  # in the kata's own argument names, as your function got them
         label = "failing input (shrunk by Hypothesis), as your function got it:"
         if len(calls) > 1:
@@ -584,7 +601,9 @@ def _write_report(config, complete: bool) -> None:
     with open(tmp, "w", encoding="utf-8") as f:
         json.dump(
             {"impl": str(config.dojo_impl), "complete": complete,
-             "expected": getattr(config, "dojo_expected", {}), "records": config.dojo_records},
+             "expected": getattr(config, "dojo_expected", {}), "records": config.dojo_records,
+             "usage": {k: {"calls": f.calls, "cpu": round(f.cpu_used, 3)}
+                       for k, f in getattr(config, "dojo_functions", {}).items() if hasattr(f, "cpu_used")}},
             f,
             indent=1,
         )
@@ -604,7 +623,7 @@ def pytest_sessionfinish(session, exitstatus):
         remote.close()
     from dojo.workers import Zygote
 
-    if Zygote._mine is not None and Zygote._mine.lifeline is not None:
+    if Zygote._mine is not None:
         Zygote._mine.close()
     if getattr(config, "dojo_expected", None):
         _end_leftover_processes()

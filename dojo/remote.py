@@ -144,6 +144,6 @@ class RemoteFunction:
         raise TooSlow(
             f"too slow: your {self.function}() took about {each:.2g} s of CPU a call over "
             f"{self.calls} calls{estimate}, and the judge allows {self.cpu_budget:g} s of CPU for "
-            f"the whole kata (see Speed in the docstring). The answers so far were not wrong: "
-            f"make it faster (vectorise the loops over single entries)."
+            f"the whole kata (see Speed in the docstring). The judge stopped here, not because an "
+            f"answer was wrong: make it faster (vectorise the loops over single entries)."
         )

@@ -81,6 +81,7 @@ def pytest_args(env: Env, kata: registry.Kata, impl_dir: Path, report: Path, sha
 def child_environ() -> dict:
     environ = dict(os.environ)
     environ.pop("PYTHONDONTWRITEBYTECODE", None)  # let pytest cache its rewritten modules
+    environ["DOJO_DIE_WITH"] = str(os.getpid())  # the judge ends when this tool does, even on kill -9
     return environ
 
 
@@ -224,6 +225,13 @@ class WarmJudge:
         self.shards = shards or shard_count()
         self.prepared: set[str] = set()
         if self.forking:
+            from dojo.workers import Zygote
+
+            # One process for the candidates' code, for every forked judge (they find it in the
+            # environment); it ends with this one.
+            if Zygote._mine is None:
+                Zygote._mine = Zygote.start(export=True)
+                Zygote._mine.wait_ready()
             import hypothesis  # noqa: F401  (the expensive imports, paid once)
             import hypothesis.extra.numpy  # noqa: F401
             import numpy  # noqa: F401

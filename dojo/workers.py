@@ -81,6 +81,7 @@ class Zygote:
 
     def __init__(self, address: str, token: str, proc=None, lifeline: int | None = None):
         self.address, self.token, self.proc, self.lifeline = address, token, proc, lifeline
+        self.owner = os.getpid()  # the process that started it, and alone may end it
         self._conn: tuple[int, socket.socket] | None = None
 
     @classmethod
@@ -116,15 +117,19 @@ class Zygote:
             os.environ[ZYGOTE_ENV] = f"{address} {token}"
         return zygote
 
-    def _connection(self) -> socket.socket:
-        if self._conn is not None and self._conn[0] == os.getpid():
-            return self._conn[1]
-        if self.proc is not None:
-            ready = self.proc.stdout.readline()  # once: the zygote says it listens
+    def wait_ready(self) -> None:
+        """Wait (once) until the zygote listens."""
+        if self.proc is not None and self.proc.stdout is not None:
+            ready = self.proc.stdout.readline()
             if ready.strip() != b"ready":
                 raise RuntimeError(f"the worker process could not start (exit status {self.proc.poll()})")
             self.proc.stdout.close()
             self.proc.stdout = None
+
+    def _connection(self) -> socket.socket:
+        if self._conn is not None and self._conn[0] == os.getpid():
+            return self._conn[1]
+        self.wait_ready()
         conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         conn.connect(self.address)
         self._conn = (os.getpid(), conn)
@@ -161,6 +166,13 @@ class Zygote:
             return None
 
     def close(self) -> None:
+        """End the zygote and every worker (in the process that started it; elsewhere, only
+        this process's connection)."""
+        if self._conn is not None and self._conn[0] == os.getpid():
+            self._conn[1].close()
+            self._conn = None
+        if os.getpid() != self.owner:
+            return
         if self.lifeline is not None:
             os.close(self.lifeline)
             self.lifeline = None

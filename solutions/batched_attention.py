@@ -43,6 +43,11 @@ def batched_multihead_attention(x, in_proj_weight, in_proj_bias, out_proj_weight
     - a projection, a score that takes part in a softmax, or out is not finite (overflow).
 
     NumPy only: do not import torch, jax, tensorflow, scipy or sklearn.
+
+    Speed: the judge makes a few hundred calls on small inputs. Together they may take 1 s of
+    CPU per Hypothesis example (20 s in a practice run; the reference needs under 0.5 s), and
+    one call at most 2 s of CPU; past that the answer is stopped as too slow. Loops over
+    rows, heads or blocks are fine; a Python loop over single entries is not.
     """
     if isinstance(num_heads, bool) or not isinstance(num_heads, numbers.Integral) or num_heads < 1:
         raise ValueError(f"num_heads must be a positive int, got {num_heads!r}")

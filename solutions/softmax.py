@@ -24,6 +24,11 @@ def softmax(x, axis=-1):
     - x has length 0 along ``axis``.
 
     NumPy only: do not import torch, jax, tensorflow, scipy or sklearn.
+
+    Speed: the judge makes a few hundred calls on small inputs. Together they may take 1 s of
+    CPU per Hypothesis example (20 s in a practice run; the reference needs under 0.5 s), and
+    one call at most 2 s of CPU; past that the answer is stopped as too slow. Loops over
+    rows, heads or blocks are fine; a Python loop over single entries is not.
     """
     x = np.asarray(x, dtype=np.float64)
     if x.ndim == 0:

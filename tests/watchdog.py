@@ -1,8 +1,8 @@
-"""A whole-run deadline per kata that no code under judgement can catch, cancel or outlast.
+"""A whole-run deadline per kata: the backstop for the judge itself.
 
-The per-call alarm (``dojo.loader.time_limit``) stops an ordinary infinite loop. Code can still
-defeat it: a bare ``except`` that swallows it, cancelling the alarm, a loop inside C that never
-returns to Python. So the judge forks a watchdog process at the start of a session. The judge
+The candidate's code runs in a worker whose every call has a CPU limit enforced from outside
+(``dojo/workers.py``), so nothing it does can stall the judge. This watchdog is for the judge's
+own faults (a stuck oracle, a bug of ours): the judge forks it at the start of a session. The judge
 tells it over a pipe which kata and property run; if one kata runs longer than its deadline,
 the watchdog writes what was running (to the terminal, and into the ``--dojo-json`` report
 when there is one) and kills the judge with SIGKILL, which nothing can catch. When the judge
@@ -36,6 +36,10 @@ class Watchdog:
             code = 0
             try:
                 os.close(write_fd)
+                # nothing else of the judge's: a lifeline it holds (the zygote's) must close
+                # when the judge ends
+                os.closerange(3, read_fd)
+                os.closerange(read_fd + 1, 1 << 16)
                 signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the judge's to handle
                 self._watch(read_fd, judge)
             except BaseException:
@@ -89,8 +93,8 @@ class Watchdog:
     def _expire(self, judge: int, kata: str, prop: str) -> None:
         message = (
             f"{kata}: stopped after {self.deadline:g} s while running {prop}: the whole-run "
-            f"deadline of a kata. Your code kept running past the per-call time limit (a loop "
-            f"that catches every exception, a cancelled alarm, or a loop inside C?)."
+            f"deadline of a kata. The judge itself did not finish (not your fault: every call "
+            f"into your code has its own limit). Run it again; if it happens again, report it."
         )
         try:
             os.kill(judge, signal.SIGKILL)
