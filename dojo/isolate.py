@@ -136,6 +136,13 @@ class Isolated:
     def load(self) -> Outcome | None:
         """Start the worker now; the problem if the file cannot be loaded."""
         if self.problem is None:
+            from dojo.loader import KataProblem, check_source
+
+            try:
+                check_source(self.path)  # a syntax error or a forbidden import, found without running it
+            except KataProblem as e:
+                self.problem = Outcome("cannot-load", error_type=e.state, message=str(e), line=e.line)
+                return self.problem
             problem = self.worker.start()
             if problem is not None:
                 self.problem = Outcome("cannot-load", error_type=problem.get("state", "cannot-import"),

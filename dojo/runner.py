@@ -150,6 +150,7 @@ def judge(env: Env, kata: registry.Kata, impl_dir: Path, timeout: float = RUN_TI
     Hypothesis's derandomised examples were seen to depend on it (its labels hash reprs that
     hold addresses), so a fork could ask the oracle about examples whose answers are not
     shipped, and import torch. A fresh process draws what plain pytest draws."""
+    _share_a_zygote()
     with tempfile.TemporaryDirectory(prefix="dojo-") as tmp:
         n = shard_count()
         reports = [Path(tmp) / f"verdict{i}.json" for i in range(n)]
@@ -183,6 +184,16 @@ def judge(env: Env, kata: registry.Kata, impl_dir: Path, timeout: float = RUN_TI
                 p.wait()
         output = log.read_text(errors="replace") if log.exists() else ""
         return read_verdict(kata, reports, time.monotonic() - start, output)
+
+
+def _share_a_zygote() -> None:
+    """One process for the candidates' code (dojo/zygote.py), started now and shared by every
+    judge this tool starts (they find it in the environment): it imports NumPy while they start,
+    and ends with this tool."""
+    from dojo.workers import Zygote
+
+    if Zygote._mine is None:
+        Zygote._mine = Zygote.start(export=True)
 
 
 def judge_in_subprocess(env: Env, kata: registry.Kata, impl_dir: Path, timeout: float = RUN_TIMEOUT) -> Verdict:
@@ -229,9 +240,8 @@ class WarmJudge:
 
             # One process for the candidates' code, for every forked judge (they find it in the
             # environment); it ends with this one.
-            if Zygote._mine is None:
-                Zygote._mine = Zygote.start(export=True)
-                Zygote._mine.wait_ready()
+            _share_a_zygote()
+            Zygote._mine.wait_ready()
             import hypothesis  # noqa: F401  (the expensive imports, paid once)
             import hypothesis.extra.numpy  # noqa: F401
             import numpy  # noqa: F401

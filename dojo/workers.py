@@ -131,7 +131,15 @@ class Zygote:
             return self._conn[1]
         self.wait_ready()
         conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        conn.connect(self.address)
+        deadline = time.monotonic() + 60.0
+        while True:  # a zygote started by a parent may still be importing NumPy
+            try:
+                conn.connect(self.address)
+                break
+            except (FileNotFoundError, ConnectionRefusedError):
+                if time.monotonic() > deadline:
+                    raise RuntimeError("the process that runs the candidates' code did not start") from None
+                time.sleep(0.005)
         self._conn = (os.getpid(), conn)
         return conn
 

@@ -7,8 +7,8 @@ import numpy as np
 
 from dojo.batteries import Battery, Case, Panel, Speed, normal, set_entry
 
-#: The contract's memory bound: at n = m = 2048, d_k = d_v = 16, block_size = 64, under 8 MiB.
-MEMORY_BOUND = 8 * 2**20
+#: The contract's memory bound: at n = m = 2048, d_k = d_v = 16, block_size = 64, resident memory grows by under 16 MiB.
+MEMORY_BOUND = 16 * 2**20  # as tests/test_flash_attention.py: resident memory growth, measured from outside
 
 
 def _flash(n, m, d_k, d_v, block_size, causal=False, scale=1.0):
@@ -116,7 +116,7 @@ BATTERY = Battery(
         Case("float32 inputs (computed in float64)",
              lambda r: {a: (x.astype(np.float32) if isinstance(x, np.ndarray) else x) for a, x in _flash(3, 5, 3, 2, 2)(r).items()}),
         Case("nested-list inputs", lambda r: {a: (x.tolist() if isinstance(x, np.ndarray) else x) for a, x in _flash(2, 4, 2, 2, 3)(r).items()}),
-        Case("the memory bound: n = m = 2048, d = 16, block_size = 64, under 8 MiB",
+        Case("the memory bound: n = m = 2048, d = 16, block_size = 64, under 16 MiB",
              _flash(2048, 2048, 16, 16, 64), max_bytes=MEMORY_BOUND),
         *(_random(i) for i in range(8)),
         Case("block_size = 0", _error(block_size=0), "error"),

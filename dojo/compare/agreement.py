@@ -122,10 +122,12 @@ def compare_case(ref, yours, battery, file_name: str) -> tuple[bool, str, dict]:
     if yours.status == "skipped":
         return False, yours.message, {}
     if yours.status == "timeout":
-        what = f"yours did not return within {yours.seconds:g} s (timed out; an endless loop?)"
+        what = f"yours did not return within {yours.seconds:g} s of CPU time (timed out; an endless loop?)"
+        if "waited" in yours.message:  # not computing at all: sleeping or blocked
+            what = f"yours did not return: {yours.message.split('() ', 1)[-1]}"
         return False, what, {}
     if yours.status == "crashed":
-        return False, f"yours crashed the process running it ({yours.message})", {}
+        return False, f"yours ended the process running it: {yours.message}", {}
     if yours.status == "unpicklable":
         return False, f"yours returned a {yours.error_type} that cannot be compared: {yours.message}", {}
     if yours.status == "cannot-load":
@@ -157,9 +159,9 @@ def memory_verdict(case, peak: int | None, text: str) -> tuple[bool, str]:
     are not enough when the peak (resident memory growth during one call) is over ``case.max_bytes``."""
     bound = human_bytes(case.max_bytes)
     if peak is None:
-        return False, f"{text}, but yours could not be traced for memory (the contract bounds it at {bound})"
+        return False, f"{text}, but yours could not be measured for memory (the contract bounds it at {bound})"
     if peak > case.max_bytes:
-        return False, (f"the values agree, but yours peaked at {human_bytes(peak)} of memory (tracemalloc); "
+        return False, (f"the values agree, but yours peaked at {human_bytes(peak)} of memory (resident memory growth during the call); "
                        f"the contract's bound is {bound}")
     return True, f"{text}; peak memory {human_bytes(peak)}, under the bound of {bound}"
 

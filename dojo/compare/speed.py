@@ -3,7 +3,7 @@ two sizes.
 
 ``run_speed`` times the three interleaved over ``ROUNDS`` rounds (the best counts; up to
 ``EXTRA_ROUNDS`` more while a verdict looks like noise), traces the peak memory of one call
-(tracemalloc for NumPy, torch's own profiler for torch) and works out the ratio to the reference
+(resident memory growth in a worker for NumPy, torch's own profiler for torch) and works out the ratio to the reference
 and how time and memory grow; ``speed_notes`` turns that into verdicts on yours. Torch is
 imported here only, when the section runs.
 """
@@ -106,12 +106,29 @@ def _quiet_stderr():
 
 def run_speed(env: Env, battery, ref_fn, yours, timeout: float, sizes) -> dict:
     """Time the three implementations at two sizes, interleaved over ``ROUNDS`` rounds (best of all)."""
-    from dojo.isolate import Outcome, measure, peak_memory
+    import inspect
+
+    from dojo.isolate import Isolated
 
     speed = battery.speed
     sizes = sizes or speed.sizes
     small, big = sizes
-    threads, source = blas_threads()
+    # Yours and the reference run alike: each in a worker with one BLAS thread; torch gets one too.
+    threads, source = 1, "one BLAS thread in each worker, as the judge runs them"
+    reference = Isolated(Path(inspect.getsourcefile(ref_fn)), ref_fn.__name__)
+    try:
+        return _run_speed(speed, reference, yours, timeout, sizes, small, big, threads, source)
+    finally:
+        reference.close()
+
+
+def _run_speed(speed, reference, yours, timeout, sizes, small, big, threads, source) -> dict:
+    from dojo.isolate import Outcome, measure
+
+    def ref_time(n):
+        got = reference.ask(("time", inputs[n], SPEED_BUDGET), 60.0)
+        return math.inf if isinstance(got, Outcome) else got
+
     result = {"what": speed.what, "sizes": list(sizes), "threads": {"numpy": threads, "source": source},
               "rows": {}, "notes": [], "skipped": None}
     inputs = {n: speed.build(n) for n in sizes}
@@ -145,7 +162,7 @@ def run_speed(env: Env, battery, ref_fn, yours, timeout: float, sizes) -> dict:
         if round_ >= ROUNDS and not suspicious():
             break
         for n in sizes:
-            best(ref, n, measure(ref_fn, inputs[n], SPEED_BUDGET))
+            best(ref, n, ref_time(n))
             skip = mine["problem"] or (n == big and mine["seconds"].get(small, 0) > SLOW_CALL) \
                 or mine["seconds"].get(n, 0) > SLOW_CALL / 4  # slow: one round says enough
             if not skip:
@@ -162,10 +179,13 @@ def run_speed(env: Env, battery, ref_fn, yours, timeout: float, sizes) -> dict:
         mine["problem"] = (f"not timed at n={big}: one call at n={small} already took "
                            f"{human_time(mine['seconds'][small])}")
 
-    # Peak memory at both sizes, beside the times: the reference and yours through tracemalloc,
-    # torch through its own profiler (its allocator is invisible to tracemalloc).
+    # Peak memory at both sizes, beside the times: the reference and yours as the growth of
+    # their worker's resident memory during one call (the kernel's count), torch through its
+    # own profiler.
     for n in sizes:
-        ref["peak"][n] = peak_memory(ref_fn, inputs[n])
+        got = reference.ask(("memory", inputs[n]), 60.0)
+        if not isinstance(got, Outcome):
+            ref["peak"][n] = got
         if mine["seconds"].get(n) is not None and mine["seconds"][n] < SLOW_CALL / 2:
             got = yours.ask(("memory", inputs[n]), timeout + 10 * mine["seconds"][n] + 2.0)
             if not isinstance(got, Outcome):

@@ -290,10 +290,10 @@ def test_exits_crashes_and_prints_become_rows(sandbox):
     sandbox.write_kata("softmax", MISBEHAVING_SOFTMAX)
     r = sandbox.run("compare", "softmax", "--no-speed")
     assert r.code == 1, r.out + r.err
-    assert "yours crashed the process running it (exit code 7)" in row(r.out, "3-D, axis=1")[1]
+    assert "yours ended the process running it: it exited with status 7" in row(r.out, "3-D, axis=1")[1]
     assert "yours raised SystemExit: 1" in row(r.out, "0-d input (a scalar)")[1]
     segfault = row(r.out, "random 2: shape (4, 5, 1, 4), axis=-3, some -inf")[1]
-    assert "yours crashed the process running it (killed by SIGSEGV)" in segfault
+    assert "yours ended the process running it: it was ended by SIGSEGV" in segfault
     assert row(r.out, "2-D, axis=0")[0] == "✓"  # the next case gets a fresh worker
     assert "debugging output" not in r.out + r.err
 
