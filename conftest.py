@@ -113,6 +113,7 @@ def pytest_configure(config):
     config.dojo_functions = {}
     config.dojo_remotes = []
     config.dojo_started = {}
+    config.dojo_sandbox = None
     config.dojo_hung = set()
     config.dojo_failed = set()
     config.dojo_records = []
@@ -166,7 +167,13 @@ def _start_watchdog(config):
 
 
 def pytest_report_header(config):
-    return f"dojo: judging {config.dojo_impl}  (hypothesis profile: {settings._current_profile})"
+    from dojo import sandbox
+
+    abi = sandbox.landlock_abi()
+    where = (f"a sandboxed worker (Landlock ABI {abi})" if abi else
+             "its own process; sandbox: process only (no Landlock here: see docs/hostile.md)")
+    return (f"dojo: judging {config.dojo_impl}  (hypothesis profile: {settings._current_profile})\n"
+            f"dojo: the candidate's code runs in {where}")
 
 
 def pytest_ignore_collect(collection_path, config):
@@ -277,6 +284,8 @@ def _check_kata_file(config, kata, first_item):
                         cpu_budget=CPU_PER_EXAMPLE * settings.default.max_examples)
     config.dojo_remotes.append(fn)
     problem = fn.load()
+    if fn.sandbox:
+        config.dojo_sandbox = dict(fn.sandbox)
     if problem is not None:
         return f"{kata.module}: {problem['message']}", problem.get("state", "cannot-import")
     probe = getattr(first_item.module, "PROBE", None)
@@ -602,6 +611,7 @@ def _write_report(config, complete: bool) -> None:
         json.dump(
             {"impl": str(config.dojo_impl), "complete": complete,
              "expected": getattr(config, "dojo_expected", {}), "records": config.dojo_records,
+             "sandbox": getattr(config, "dojo_sandbox", None),
              "usage": {k: {"calls": f.calls, "cpu": round(f.cpu_used, 3)}
                        for k, f in getattr(config, "dojo_functions", {}).items() if hasattr(f, "cpu_used")}},
             f,

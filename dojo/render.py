@@ -107,11 +107,28 @@ def contract(env: Env, doc: str) -> list[str]:
     return out
 
 
+#: Said once per process: the sandbox this machine cannot give.
+_SANDBOX_SAID = []
+
+
+def sandbox_line(env: Env, sandbox: dict | None) -> str | None:
+    """'sandbox: process only …' the first time a verdict comes from a worker without Landlock."""
+    if not sandbox or sandbox.get("landlock") or _SANDBOX_SAID:
+        return None
+    _SANDBOX_SAID.append(True)
+    return paint(env, "  sandbox: process only", "yellow") + (
+        " (no Landlock here): your code runs in its own process,\n"
+        "  but could reach files the judge uses; docs/hostile.md says what is left open.")
+
+
 def verdict_lines(env: Env, verdict, kata, shown_file: str, show_details: bool = True) -> list[str]:
     """A verdict a nervous candidate can read: each property ✓ or ✗, then what went wrong."""
     v = verdict
     head = paint(env, f"{kata.module}", "bold") + f" — {kata.title}   ({shown_file})"
     out = [head]
+    said = sandbox_line(env, getattr(v, "sandbox", None))
+    if said:
+        out += said.splitlines()
     if v.state == "not-started":
         out.append(paint(env, "  not started: ", "yellow") + f"{kata.function}() still raises NotImplementedError.")
         out.append(f"  Read the contract with `dojo show {kata.module}`, then write it in {shown_file}.")

@@ -38,6 +38,8 @@ class Verdict:
     records: list[dict] = field(default_factory=list)
     seconds: float = 0.0
     detail: str = ""
+    #: What the worker that ran the candidate's code could enforce (Landlock ABI, no processes).
+    sandbox: dict | None = None
 
     @property
     def ok(self) -> bool:
@@ -96,6 +98,8 @@ def read_records(reports: list[Path], expected: dict | None = None) -> list[dict
             for kata, n in (data.get("expected") or {}).items():
                 if expected is not None:
                     expected[kata] = expected.get(kata, 0) + int(n)
+            if expected is not None and isinstance(data.get("sandbox"), dict):
+                expected["\x00sandbox"] = data["sandbox"]
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
     records.sort(key=lambda r: r.get("index", 0))
@@ -111,6 +115,13 @@ def read_records(reports: list[Path], expected: dict | None = None) -> list[dict
 def read_verdict(kata: registry.Kata, report: Path | list[Path], seconds: float, output: str = "") -> Verdict:
     expected: dict = {}
     records = read_records(report if isinstance(report, list) else [report], expected)
+    sandbox = expected.pop("\x00sandbox", None)
+    verdict = _verdict(kata, records, expected, seconds, output)
+    verdict.sandbox = sandbox
+    return verdict
+
+
+def _verdict(kata: registry.Kata, records, expected: dict, seconds: float, output: str) -> Verdict:
     if records is None:
         tail = "\n".join(output.strip().splitlines()[-25:])
         return Verdict(kata.module, "error", seconds=seconds, detail=tail or "the judge produced no report")

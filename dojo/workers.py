@@ -167,9 +167,10 @@ class Zygote:
         mine.setblocking(False)
         return int(reply["pid"]), mine, out_read
 
-    def end(self, pid: int, kill: bool = True) -> dict | None:
+    def end(self, pid: int, kill: bool = True, wait: bool = True) -> dict | None:
+        """End worker ``pid``; with ``wait``, wait until it is gone and return how it ended."""
         try:
-            return self._ask({"op": "end", "pid": pid, "kill": kill}).get("status")
+            return self._ask({"op": "end", "pid": pid, "kill": kill, "wait": wait}).get("status")
         except (OSError, EOFError, ValueError):
             return None
 
@@ -258,11 +259,11 @@ class Worker:
         self.close()
         return self.problem
 
-    def close(self) -> dict | None:
-        """End the worker (if one runs); how it ended."""
+    def close(self, wait: bool = False) -> dict | None:
+        """End the worker (if one runs); with ``wait``, how it ended."""
         status = None
         if self.pid is not None:
-            status = self.zygote.end(self.pid, kill=True)
+            status = self.zygote.end(self.pid, kill=True, wait=wait)
             self.pid = None
         for closing in (self._sock,):
             if closing is not None:
@@ -390,7 +391,7 @@ class Worker:
 
     def _died(self) -> Reply:
         self._read_output()
-        status = self.close()
+        status = self.close(wait=True)
         return Reply("died", info={"end": status}, how=describe_end(status))
 
     def _broken(self, how: str) -> Reply:

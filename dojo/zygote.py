@@ -47,8 +47,11 @@ def main(address: str, token: str, lifeline: int) -> None:
 
     from dojo import sandbox
 
-    for name in ("math", "itertools", "functools", "collections", "typing", "dataclasses", "warnings"):
+    for name in ("math", "itertools", "functools", "collections", "typing", "dataclasses", "warnings",
+                 "tempfile", "linecache", "importlib.util", "dojo.wire", "dojo.loader"):
         __import__(name)
+    global _READABLE
+    _READABLE = _readable_base()  # once: the same for every worker
     sandbox.become_subreaper()
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(address)
@@ -61,8 +64,12 @@ def main(address: str, token: str, lifeline: int) -> None:
     selector.register(listener, selectors.EVENT_READ, "listen")
     selector.register(lifeline, selectors.EVENT_READ, "lifeline")
     workers: dict[int, object] = {}  # pid -> None while alive, then its wait status
+    swept = time.monotonic()
     while True:
-        for key, _ in selector.select(timeout=0.2):
+        if time.monotonic() - swept > 2.0:  # now and then: kill what a worker left behind
+            _sweep(workers)
+            swept = time.monotonic()
+        for key, _ in selector.select(timeout=0.5):
             if key.data == "lifeline":
                 _end_all(workers)
                 return
@@ -121,23 +128,32 @@ def _handle(request: dict, fds: list[int], workers: dict, own: tuple) -> dict:
 
         if workers[pid] is None and request.get("kill", True):
             sandbox.kill_tree(pid)
+        if not request.get("wait", True):
+            _FORGOTTEN.add(pid)
+            return {"status": None}  # reaped later
         end = time.monotonic() + 5.0
         while workers[pid] is None and time.monotonic() < end:
             _reap(workers)
             if workers[pid] is None:
-                time.sleep(0.005)
+                time.sleep(0.001)
         status = workers.pop(pid)
+        _sweep(workers)
         return {"status": status}
     return {"error": f"unknown request {op!r}"}
 
 
-def _reap(workers: dict) -> None:
-    """Collect every ended child; a child that is not a worker (left behind by one) is killed."""
+def _sweep(workers: dict) -> None:
+    """Kill every descendant that is not a worker (left behind by one, reparented to us)."""
     from dojo import sandbox
 
     for pid in sandbox.descendants(os.getpid()):
         if pid not in workers:
             sandbox.kill_tree(pid)
+    _reap(workers)
+
+
+def _reap(workers: dict) -> None:
+    """Collect every ended child (a worker's status is kept until the judge asks for it)."""
     while True:
         try:
             pid, status = os.waitpid(-1, os.WNOHANG)
@@ -147,6 +163,9 @@ def _reap(workers: dict) -> None:
             return
         if pid in workers:
             workers[pid] = _describe(status)
+        for old in [p for p, v in workers.items() if v is not None and p in _FORGOTTEN]:
+            workers.pop(old)
+            _FORGOTTEN.discard(old)
 
 
 def _describe(status: int) -> dict:
@@ -220,7 +239,7 @@ def _become_worker(request: dict, fds: list[int], own: tuple) -> None:
     status = {"landlock": 0, "processes": False}
     if request.get("landlock", True):
         try:
-            status["landlock"] = sandbox.restrict_files(read=_readable(path), write=[tmp])
+            status["landlock"] = sandbox.restrict_files(read=[*_READABLE, str(path)], write=[tmp])
         except sandbox.SandboxUnavailable as e:
             status["landlock_error"] = str(e)
     if request.get("seccomp", True):
@@ -239,14 +258,19 @@ def _address_space() -> int:
         return 1 << 30
 
 
-def _readable(kata: Path) -> list[str]:
-    """What a worker may read: the standard library (not its site-packages), NumPy, the shared
-    libraries already loaded from outside any site-packages, and the kata file."""
+_READABLE: list[str] = []
+_FORGOTTEN: set[int] = set()
+
+
+def _readable_base() -> list[str]:
+    """What a worker may read besides its kata file: the standard library (not its
+    site-packages), NumPy, and the shared libraries already loaded from outside any
+    site-packages."""
     import sysconfig
 
     import numpy
 
-    paths = {str(kata)}
+    paths = set()
     for key in ("stdlib", "platstdlib"):
         folder = Path(sysconfig.get_paths()[key])
         if folder.is_dir():
