@@ -12,12 +12,20 @@ One file per oracle function, in two places, same format:
 The format is NumPy's ``.npz`` loaded with ``allow_pickle=False``: reading a file can never run
 code. Each answer carries a checksum of its key and values; a corrupt, foreign or stale entry
 (or a whole file written by another oracle's source) is ignored and recomputed, never trusted.
+
+The local cache is written only by the judge's process (the candidate's code runs in a worker
+that, where Landlock is available, cannot reach the state folder at all). Its checksums are
+keyed (HMAC-SHA-256 with a random key kept beside it, ``.dojo/cache/key``), so an entry cannot be
+forged without reading that key; and a cache file larger than ``LOCAL_BYTES`` is not loaded but
+rewritten with the run's own answers, so a flood of entries cannot slow a run down.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import os
+import secrets
 import sys
 from pathlib import Path
 
@@ -28,18 +36,60 @@ SHIPPED = ROOT / "tests" / "answers"
 FORMAT = "dojo-answers-1"
 #: The local cache keeps at most this many answers per oracle (newest first): about 1-4 MB.
 LOCAL_LIMIT = 6000
+#: A local cache file larger than this is not loaded (it is rewritten with the run's answers).
+LOCAL_BYTES = 16 * 2**20
+_warned: set[str] = set()
 
 
-def checksum(key: str, values: tuple[np.ndarray, ...]) -> str:
-    h = hashlib.sha1(key.encode())
+def checksum(key: str, values: tuple[np.ndarray, ...], secret: bytes | None = None) -> str:
+    """SHA-1 of the key and values; keyed (HMAC-SHA-256, first 40 hex digits) with ``secret``."""
+    h = hmac.new(secret, key.encode(), hashlib.sha256) if secret else hashlib.sha1(key.encode())
     for v in values:
         h.update(f"{v.shape}".encode())
         h.update(np.ascontiguousarray(v, dtype=np.float64).tobytes())
-    return h.hexdigest()
+    return h.hexdigest()[:40]
 
 
-def read(path: Path, source: str) -> dict[str, tuple[np.ndarray, ...]]:
-    """The answers in ``path`` written by an oracle of this ``source`` hash ({} if none or bad)."""
+def local_secret(folder: Path, create: bool = True) -> bytes | None:
+    """This machine's key for the local cache in ``folder`` (made on first use, with
+    ``create``); None if it cannot be read or made (then nothing local is trusted)."""
+    path = folder / "key"
+    try:
+        text = path.read_text(encoding="ascii").strip()
+        if len(text) == 64:
+            return bytes.fromhex(text)
+    except (OSError, ValueError):
+        pass
+    if not create:
+        return None
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = folder / f".key.tmp{os.getpid()}"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="ascii") as f:
+            f.write(secrets.token_hex(32))
+        os.replace(tmp, path)
+        return bytes.fromhex(path.read_text(encoding="ascii").strip())
+    except (OSError, ValueError):
+        return None
+
+
+def read(path: Path, source: str, secret: bytes | None = None, max_bytes: int | None = None
+         ) -> dict[str, tuple[np.ndarray, ...]]:
+    """The answers in ``path`` written by an oracle of this ``source`` hash ({} if none or bad).
+    ``secret``: the checksums are keyed with it. ``max_bytes``: a larger file is not loaded."""
+    if max_bytes is not None:
+        try:
+            size = path.stat().st_size
+        except OSError:
+            size = 0
+        if size > max_bytes:
+            if str(path) not in _warned:
+                _warned.add(str(path))
+                print(f"dojo: the oracle cache {path} is {size / 2**20:.0f} MB, more than the "
+                      f"{max_bytes / 2**20:.0f} MB it may hold: not loaded (rewritten with this "
+                      f"run's answers)", file=sys.stderr)
+            return {}
     try:
         with np.load(path, allow_pickle=False) as f:
             if str(f["format"]) != FORMAT or str(f["source"]) != source:
@@ -61,14 +111,15 @@ def read(path: Path, source: str) -> dict[str, tuple[np.ndarray, ...]]:
                 pos += size
                 arr += 1
             values = tuple(values)
-            if checksum(key, values) == total:  # a foreign or damaged entry is dropped
+            if hmac.compare_digest(checksum(key, values, secret), str(total)):  # else dropped
                 answers[key] = values
     except Exception:
         return answers
     return answers
 
 
-def write(path: Path, source: str, answers: dict[str, tuple[np.ndarray, ...]]) -> None:
+def write(path: Path, source: str, answers: dict[str, tuple[np.ndarray, ...]],
+          secret: bytes | None = None) -> None:
     """Write ``answers`` atomically; a folder, a full disk or no permission is reported once."""
     keys = list(answers)
     values = [answers[k] for k in keys]
@@ -86,7 +137,7 @@ def write(path: Path, source: str, answers: dict[str, tuple[np.ndarray, ...]]) -
                 format=np.array(FORMAT),
                 source=np.array(source),
                 keys=np.array(keys, dtype="U40"),
-                sums=np.array([checksum(k, v) for k, v in zip(keys, values)], dtype="U40"),
+                sums=np.array([checksum(k, v, secret) for k, v in zip(keys, values)], dtype="U40"),
                 counts=np.array([len(v) for v in values], dtype=np.int64),
                 ndims=np.array([v.ndim for v in flat], dtype=np.int64),
                 shapes=shapes,

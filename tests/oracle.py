@@ -91,7 +91,10 @@ class _Oracle:
             self.known = {}
             if not _LIVE_ONLY and not _RECORD:
                 self.known.update(answer_store.read(answer_store.SHIPPED / self.file, self.source))
-                self.known.update(answer_store.read(_cache_dir() / self.file, self.source))
+                secret = answer_store.local_secret(_cache_dir(), create=False)
+                if secret is not None:
+                    self.known.update(answer_store.read(_cache_dir() / self.file, self.source, secret,
+                                                        answer_store.LOCAL_BYTES))
         return self.known
 
     def __call__(self, arrays, params):
@@ -133,12 +136,17 @@ class _Oracle:
             self.used = {}
         if self.new and not _LIVE_ONLY and not _RECORD and not _READONLY:
             path = _cache_dir() / self.file
+            secret = answer_store.local_secret(_cache_dir())
+            if secret is None:
+                self.new = {}
+                return
             answers = dict(self.new)  # newest first, then what other runs kept
-            for key, values in answer_store.read(path, self.source).items():
+            kept = answer_store.read(path, self.source, secret, answer_store.LOCAL_BYTES)
+            for key, values in kept.items():
                 if len(answers) >= answer_store.LOCAL_LIMIT:
                     break
                 answers.setdefault(key, values)
-            answer_store.write(path, self.source, answers)
+            answer_store.write(path, self.source, answers, secret)
         self.new = {}
 
 

@@ -57,3 +57,26 @@ def test_a_cache_that_cannot_be_written_is_reported_not_raised(tmp_path, capsys)
     answer_store.write(target, "src", answers())
     assert "cannot write the oracle cache" in capsys.readouterr().err
     assert not [p for p in tmp_path.iterdir() if ".tmp" in p.name]  # no temporary file left
+
+
+def test_a_local_entry_forged_without_the_key_is_dropped(tmp_path):
+    """The local cache's checksums are keyed: an entry written with the unkeyed checksum (what
+    a candidate's file could forge from this source alone) is not trusted."""
+    secret = answer_store.local_secret(tmp_path)
+    assert secret is not None and len(secret) == 32
+    assert answer_store.local_secret(tmp_path) == secret  # made once, then read back
+    path = tmp_path / "o.npz"
+    answer_store.write(path, "src", answers())  # unkeyed: forged
+    assert answer_store.read(path, "src", secret) == {}
+    answer_store.write(path, "src", answers(), secret)  # keyed: the judge's own
+    assert answer_store.read(path, "src", secret).keys() == answers().keys()
+    assert answer_store.read(path, "src", answer_store.local_secret(tmp_path / "other")) == {}
+
+
+def test_a_cache_file_larger_than_the_bound_is_not_loaded(tmp_path, capsys):
+    path = tmp_path / "o.npz"
+    answer_store.write(path, "src", answers())
+    size = path.stat().st_size
+    assert answer_store.read(path, "src", max_bytes=size).keys() == answers().keys()
+    assert answer_store.read(path, "src", max_bytes=size - 1) == {}
+    assert "not loaded" in capsys.readouterr().err
