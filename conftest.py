@@ -257,6 +257,11 @@ def pytest_collection_modifyitems(session, config, items):
     for index, item in enumerate(items):
         item._dojo_index = index
     config.dojo_expected = {}
+    config.dojo_all = {}  # each kata's properties before sharding
+    for item in items:
+        kata = _kata_of(item)
+        if kata is not None:
+            config.dojo_all[kata.module] = config.dojo_all.get(kata.module, 0) + 1
     shard = config.getoption("--dojo-shard")
     if shard:
         k, n = (int(s) for s in shard.split("/"))
@@ -300,7 +305,7 @@ def _check_kata_file(config, kata, first_item):
                     "not-started",
                 )
         except KataTimeout as e:
-            return f"{kata.module}: timed out: {e}", "timed-out"
+            return f"{kata.module}: {e}", "timed-out"
         except Exception:
             pass  # the properties will say what is wrong
     config.dojo_functions[kata.module] = fn
@@ -413,8 +418,9 @@ def pytest_runtest_setup(item):
     remote = item.config.dojo_functions.get(kata.module)
     if remote is not None and hasattr(remote, "progress"):
         started = item.config.dojo_started[kata.module] = item.config.dojo_started.get(kata.module, 0) + 1
-        total = max(started, item.config.dojo_expected.get(kata.module, started))
-        remote.progress = lambda: (started - 0.5) / total  # this property half done, on average
+        mine = max(started, item.config.dojo_expected.get(kata.module, started))
+        remote.share = mine / max(mine, item.config.dojo_all.get(kata.module, mine))
+        remote.progress = lambda: (started - 0.5) / mine  # this property half done, on average
     _bound_shrinking(item)
     if kata.module in item.config.dojo_hung:
         pytest.skip(f"{kata.module} timed out in an earlier property; fix the hang first")

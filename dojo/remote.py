@@ -89,11 +89,14 @@ class RemoteFunction:
         self.__name__ = function
         self.limits = limits or Limits()
         self.cpu_budget = cpu_budget
+        #: This process's part of the kata's properties (the dojo tool splits a kata across
+        #: processes): its part of the budget is ``cpu_budget * share``.
+        self.share = 1.0
         self.worker = Worker(self.path, function, self.limits, on_output=on_output)
         self.cpu_used = 0.0
         self.calls = 0
-        #: Set by the judge: () -> fraction of this kata's properties run so far, for the estimate
-        #: in a "too slow" verdict.
+        #: Set by the judge: () -> fraction of this process's properties run so far, for the
+        #: estimate in a "too slow" verdict.
         self.progress = None
 
     def load(self) -> dict | None:
@@ -133,13 +136,13 @@ class RemoteFunction:
         return reply.value
 
     def _check_budget(self) -> None:
-        if self.cpu_budget is None or self.cpu_used <= self.cpu_budget:
+        if self.cpu_budget is None or self.cpu_used <= self.cpu_budget * self.share:
             return
         each = self.cpu_used / max(1, self.calls)
         estimate = ""
         done = self.progress() if self.progress else None
         if done:
-            total = self.calls / done
+            total = self.calls / done / self.share
             estimate = f"; the judge needs about {total:.0f} calls for this kata, about {total * each:.0f} s"
         raise TooSlow(
             f"too slow: your {self.function}() took about {each:.2g} s of CPU a call over "
