@@ -177,7 +177,9 @@ def _describe(status: int) -> dict:
 def _end_all(workers: dict) -> None:
     from dojo import sandbox
 
-    for pid in list(workers) + sandbox.descendants(os.getpid()):
+    _reap(workers)
+    alive = [pid for pid, status in workers.items() if status is None]  # never a reaped pid
+    for pid in dict.fromkeys(alive + sandbox.descendants(os.getpid())):
         sandbox.kill_tree(pid)
     _reap(workers)
 
@@ -362,10 +364,11 @@ def serve(channel: socket.socket, path: Path, function: str, status: dict) -> No
         return
     _flush()
     wire.send(channel, {"status": "ready", **status})
+    buffer = bytearray()
     while True:
         try:
             raw = {}
-            request, values = wire.receive(channel, raw)
+            request, values = _next_frame(channel, buffer, raw)
         except (EOFError, OSError, wire.WireError):
             return
         op = request.get("op")
@@ -383,6 +386,20 @@ def serve(channel: socket.socket, path: Path, function: str, status: dict) -> No
             wire.send(channel, reply, value=result, mutated=after)
         except OSError:
             return
+
+
+def _next_frame(channel: socket.socket, buffer: bytearray, raw: dict):
+    """The judge's next request, read in as few system calls as possible."""
+    from dojo import wire
+
+    while True:
+        frame = wire.take(buffer, raw)
+        if frame is not None:
+            return frame
+        chunk = channel.recv(1 << 20)
+        if not chunk:
+            raise EOFError
+        buffer += chunk
 
 
 def _call(fn, kwargs: dict, path: Path, sent: bytes | None) -> tuple[dict, object]:
