@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+from dojo.wire import type_name
+
 
 def fmt(x: float) -> str:
     if x is None:
@@ -26,10 +28,10 @@ def describe(value, limit: int = 70) -> str:
             body = body[: limit - 1] + "…"
         return f"array {value.shape} {value.dtype} {body}"
     if isinstance(value, tuple):
-        parts = [f"array {v.shape} {v.dtype}" if isinstance(v, np.ndarray) else type(v).__name__ for v in value]
+        parts = [f"array {v.shape} {v.dtype}" if isinstance(v, np.ndarray) else type_name(v) for v in value]
         return f"a tuple ({', '.join(parts)})"
     text = repr(value)
-    return f"{type(value).__name__} {text[:limit]}{'…' if len(text) > limit else ''}"
+    return f"{type_name(value)} {text[:limit]}{'…' if len(text) > limit else ''}"
 
 
 def clip(text: str, limit: int) -> str:

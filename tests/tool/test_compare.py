@@ -286,6 +286,32 @@ def test_a_hang_is_bounded_by_the_timeout(sandbox, wrong):
     assert "Yours has no map to draw: yours timed out on 2 cases" in section(r.out, 2)
 
 
+UNPICKLING_SOFTMAX = '''import numpy as np
+
+
+class Sneaky:
+    """Unpickling this object would create the file MARKER."""
+
+    def __reduce__(self):
+        return (open, ("MARKER", "w"))
+
+
+def softmax(x, axis=-1):
+    return Sneaky()
+'''
+
+
+def test_what_your_code_returns_is_never_unpickled(sandbox, tmp_path):
+    """dojo compare reads only envelopes from the worker: an object whose unpickling would run
+    code arrives as a stand-in naming its type, and nothing runs."""
+    marker = tmp_path / "unpickled"
+    sandbox.write_kata("softmax", UNPICKLING_SOFTMAX.replace("MARKER", str(marker)))
+    r = sandbox.run("compare", "softmax", "--no-speed")
+    assert r.code == 1, r.out + r.err
+    assert "yours returned Sneaky <" in row(r.out, "1-D logits")[1]
+    assert not marker.exists()
+
+
 def test_exits_crashes_and_prints_become_rows(sandbox):
     sandbox.write_kata("softmax", MISBEHAVING_SOFTMAX)
     r = sandbox.run("compare", "softmax", "--no-speed")
