@@ -1,0 +1,151 @@
+"""A worker runs a candidate's function in its own process, and everything it does is measured
+or read from outside (dojo/workers.py, dojo/zygote.py, dojo/remote.py)."""
+
+import os
+import re
+import textwrap
+
+import numpy as np
+import pytest
+
+from dojo.loader import KataTimeout
+from dojo.remote import CandidateError, CandidateEscape, CandidateValueError, InputModified, RemoteFunction, TooSlow
+from dojo.workers import Limits, Worker
+
+QUICK = Limits(cpu=0.5, idle=1.0, wall=60.0)
+
+
+def kata_file(tmp_path, body: str, head: str = "import numpy as np\n") -> str:
+    path = tmp_path / "kata.py"
+    path.write_text(head + "\n\ndef f(x=None):\n" + textwrap.indent(textwrap.dedent(body), "    "))
+    return path
+
+
+@pytest.fixture
+def worker(tmp_path):
+    made = []
+
+    def make(body, head="import numpy as np\n", limits=QUICK, **kw):
+        w = Worker(kata_file(tmp_path, body, head), "f", limits, **kw)
+        made.append(w)
+        return w
+
+    yield make
+    for w in made:
+        w.close()
+
+
+def test_the_code_runs_in_another_process_and_its_patches_stay_there(worker):
+    w = worker("np.allclose = lambda *a, **k: True\nreturn os.getpid()", head="import os\nimport numpy as np\n")
+    reply = w.call({})
+    assert reply.status == "returned" and reply.value != os.getpid()
+    assert not np.allclose(1.0, 2.0)  # this process's NumPy is untouched
+
+
+def test_a_loop_is_stopped_by_its_cpu_time_and_named(worker):
+    reply = worker("while True:\n    pass").call({})
+    assert reply.status == "hung" and reply.kind == "cpu"
+    assert "still computing after 0.5 s of CPU time" in reply.how
+
+
+def test_code_that_waits_without_computing_is_stopped_and_named(worker):
+    reply = worker("import time\ntime.sleep(3600)").call({})
+    assert reply.status == "hung" and reply.kind == "idle"
+    assert "stopped computing: it waited" in reply.how
+
+
+@pytest.mark.parametrize("body, words", [
+    ("os._exit(0)", "it exited with status 0"),
+    ("os.abort()", "SIGABRT"),
+    ("import ctypes\nctypes.string_at(0)", "SIGSEGV"),
+])
+def test_a_worker_that_dies_is_described_and_the_next_call_gets_a_fresh_one(worker, tmp_path, body, words):
+    w = worker(f"if x:\n    {body.replace(chr(10), chr(10) + '    ')}\nreturn 1", head="import os\nimport numpy as np\n")
+    first = w.call({"x": True})
+    assert first.status == "died" and words in first.how, first.how
+    assert w.call({"x": False}).value == 1
+
+
+def test_what_it_prints_is_kept_up_to_the_cap(worker):
+    printed = []
+    w = worker("print('y' * 50_000)\nos.write(1, b'z' * 50_000)\nreturn 1", head="import os\nimport numpy as np\n",
+               on_output=printed.append)
+    assert w.call({}).value == 1
+    text = "".join(printed)
+    assert text.startswith("y") and "more characters of output dropped" in text
+    assert len(text) < 20_000
+
+
+def test_an_input_written_into_is_reported_lists_included(worker):
+    w = worker("x[0][0] = 99.0\nreturn 0.0")
+    reply = w.call({"x": [[1.0, 2.0], [3.0, 4.0]]})
+    assert reply.mutated == {"x": [[99.0, 2.0], [3.0, 4.0]]}
+    array = np.arange(3.0)
+    reply = worker("x += 1\nreturn 0.0").call({"x": array})
+    assert list(reply.mutated) == ["x"] and array.tolist() == [0.0, 1.0, 2.0]  # ours untouched
+
+
+def test_the_remote_function_raises_what_the_judge_expects(tmp_path):
+    path = kata_file(tmp_path, """
+        if x == "value":
+            raise ValueError("bad input")
+        if x == "type":
+            raise TypeError("wrong type")
+        if x == "exit":
+            raise SystemExit(3)
+        if x == "write":
+            y = [1.0]
+            return y
+        return np.ones(2)
+    """)
+    fn = RemoteFunction(path, "f", QUICK)
+    try:
+        with pytest.raises(CandidateValueError) as e:
+            fn(x="value")
+        assert isinstance(e.value, ValueError) and e.value.line is not None and "raise ValueError" in e.value.source
+        with pytest.raises(CandidateError) as e:
+            fn(x="type")
+        assert e.value.type_name == "TypeError" and not isinstance(e.value, ValueError)
+        with pytest.raises(CandidateEscape, match=r"sys.exit\(3\)"):
+            fn(x="exit")
+        assert np.array_equal(fn(x=None), np.ones(2))
+    finally:
+        fn.close()
+
+
+def test_an_answer_over_the_kata_budget_is_too_slow_with_its_figures(tmp_path):
+    path = kata_file(tmp_path, """
+        import time
+        start = time.process_time()
+        while time.process_time() - start < 0.05:
+            pass
+        return 1.0
+    """)
+    fn = RemoteFunction(path, "f", QUICK, cpu_budget=0.3)
+    fn.progress = lambda: 0.25
+    try:
+        with pytest.raises(TooSlow) as e:
+            for _ in range(100):
+                fn()
+        assert isinstance(e.value, KataTimeout)
+        text = str(e.value)
+        assert re.search(r"too slow: your f\(\) took about 0\.0[3-9]\d* s of CPU a call over \d+ calls", text), text
+        assert "the judge needs about" in text and "allows 0.3 s" in text
+        assert fn.calls < 20
+    finally:
+        fn.close()
+
+
+def test_peak_memory_is_the_rise_of_resident_memory_during_one_call(worker):
+    small = worker("return np.zeros(10)").peak_memory({})
+    big = worker("a = np.ones((4096, 4096))\nreturn float(a[0, 0])").peak_memory({})
+    assert small[0].status == "returned" and small[1] < 4 * 2**20
+    assert big[0].status == "returned" and big[1] > 100 * 2**20  # one 128 MiB matrix
+
+
+def test_closing_leaves_no_process(worker):
+    w = worker("return 1")
+    assert w.call({}).value == 1
+    pid = w.pid
+    w.close(wait=True)
+    assert not os.path.exists(f"/proc/{pid}") or open(f"/proc/{pid}/stat").read().split(") ")[1][0] in "ZX"
