@@ -372,27 +372,68 @@ def _signal(pid: int, sig: int) -> None:
         pass
 
 
+def _tasks(pid: int) -> list[str]:
+    try:
+        return os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return []  # gone
+
+
+def _stopped(pid: int) -> bool:
+    """Every thread of pid is stopped (or dead): it cannot fork any more."""
+    for tid in _tasks(pid):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stat", "rb") as f:
+                state = f.read().rpartition(b")")[2].split()[0]
+        except (OSError, IndexError):
+            continue
+        if state not in (b"T", b"t", b"Z", b"X"):
+            return False
+    return True
+
+
+def _children(pid: int) -> list[int] | None:
+    """pid's children from /proc/PID/task/*/children; None without CONFIG_PROC_CHILDREN."""
+    kids: list[int] = []
+    for tid in _tasks(pid):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children", "rb") as f:
+                kids += [int(k) for k in f.read().split()]
+        except FileNotFoundError:
+            if os.path.exists(f"/proc/{pid}/task/{tid}/stat"):
+                return None
+        except OSError:
+            continue
+    return kids
+
+
 def kill_tree(pid: int) -> None:
-    """SIGSTOP pid and its descendants (walking again until a walk finds no new process and
-    every one found is stopped, so none can fork away meanwhile), then SIGKILL them and pid.
-    Processes already gone are ignored. Does not reap: the caller waits for its own child.
-    Off Linux only pid itself is killed."""
+    """SIGSTOP pid, then level by level its descendants: once a level is seen stopped (so its
+    children cannot change), its children are read and stopped; then SIGKILL them all and pid.
+    Gone processes are ignored; nothing is reaped (the caller waits for its own child). Not
+    covered: a tree member that resumes a stopped one (SIGCONT) before the kill may leave
+    orphans, which go to the nearest subreaper. Off Linux only pid itself is killed."""
     if not _LINUX:
         _signal(pid, signal.SIGKILL)
         return
     _signal(pid, signal.SIGSTOP)
-    stopped: set[int] = {pid}
-    deadline = time.monotonic() + 2.0
-    while True:
-        new = [p for p in descendants(pid) if p not in stopped]
+    found, frontier = [pid], [pid]
+    deadline = time.monotonic() + 5.0
+    while frontier and time.monotonic() < deadline:
+        if not all(_stopped(p) for p in frontier):
+            time.sleep(0.0005)
+            continue
+        new: list[int] = []
+        for p in frontier:
+            kids = _children(p)
+            if kids is None:  # the slower walk over all of /proc
+                new = [d for d in descendants(pid) if d not in found]
+                break
+            new += kids
         for p in new:
             _signal(p, signal.SIGSTOP)
-            stopped.add(p)
-        table = _processes()
-        running = [p for p in stopped if p in table and table[p][0] not in ("T", "t", "Z", "X")]
-        if (not new and not running) or time.monotonic() > deadline:
-            break
-        time.sleep(0.001)
-    for p in (stopped | set(descendants(pid))) - {pid}:
+        found += new
+        frontier = new
+    for p in dict.fromkeys(found[1:] + descendants(pid)):
         _signal(p, signal.SIGKILL)
     _signal(pid, signal.SIGKILL)

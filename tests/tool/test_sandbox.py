@@ -193,6 +193,8 @@ def test_files_outside_the_rules_are_out_of_reach(tmp_path):
             "list_outside": attempt(lambda: os.listdir(outside)),
             "write_inside": attempt(lambda: (inside / "new.txt").write_text("new")),
             "read_inside": attempt(lambda: (inside / "mine.txt").read_text()),
+            "rename_within": attempt(lambda: (os.mkdir(inside / "sub"), os.rename(
+                inside / "new.txt", inside / "sub" / "new.txt"))),
             "write_outside": attempt(lambda: (outside / "new.txt").write_text("x")),
             "link_in": attempt(lambda: os.link(outside / "secret.txt", inside / "l.txt")),
             "rename_in": attempt(lambda: os.rename(outside / "secret.txt", inside / "m.txt")),
@@ -210,15 +212,16 @@ def test_files_outside_the_rules_are_out_of_reach(tmp_path):
     assert seen["before"] == "ok"  # the control: the same read works unrestricted
     assert seen["numpy"] == expected
     assert seen["stdlib"] == seen["read_inside"] == seen["write_inside"] == "ok"
+    assert seen["rename_within"] == "ok"  # reparenting inside the writable tree (REFER)
     denied = f"PermissionError {errno.EACCES}"
     for key in ("read_outside", "list_outside", "write_outside", "dirfd_read", "dirfd_create",
                 "opath_read"):
         assert seen[key] == denied, key
     for key in ("link_in", "rename_in", "link_out", "rename_out"):
         assert seen[key] in REFUSED_LINK, key
-    assert (inside / "new.txt").read_text() == "new"
+    assert (inside / "sub" / "new.txt").read_text() == "new"
     assert sorted(p.name for p in outside.iterdir()) == ["secret.txt"]
-    assert sorted(p.name for p in inside.iterdir()) == ["mine.txt", "new.txt"]
+    assert sorted(p.name for p in inside.iterdir()) == ["mine.txt", "sub"]
 
 
 @needs_landlock
@@ -556,57 +559,104 @@ def test_die_with_parent_exits_when_the_parent_is_already_gone():
         _reap([grandchild])
 
 
+def _middle(w: int) -> None:
+    """A grandchild in a session of its own, with a child of its own (whose pid it sends)."""
+    os.setsid()
+    send(_grandchild(_sleep_forever))
+    _sleep_forever(w)
+
+
 @needs_linux
-def test_descendants_and_kill_tree_reach_a_grandchild_in_its_own_session():
+def test_descendants_and_kill_tree_reach_a_tree_across_sessions(monkeypatch):
     def body():
-        send(_grandchild(lambda w: _sleep_forever(w, os.setsid)))
+        zombie = os.fork()
+        if zombie == 0:
+            os._exit(0)
+        _exited(os.pidfd_open(zombie), 10)  # ended, not reaped
+        send([_grandchild(_middle), zombie])
         while True:
             signal.pause()
 
     child = Child(body)
-    grandchild = None
+    tree: list[int] = []
     try:
-        grandchild = child.next()
-        assert sandbox.descendants(child.pid) == [grandchild]
+        great = child.next()
+        grandchild, zombie = child.next()
+        tree = [child.pid, grandchild, great]
+        assert _state(zombie) == "Z"
+        assert sandbox.descendants(child.pid) == [grandchild, great]  # live ones only
         mine = sandbox.descendants(os.getpid())
-        assert mine.index(child.pid) < mine.index(grandchild)
-        assert sandbox.descendants(grandchild) == []
-        assert os.getsid(grandchild) == grandchild
+        assert mine.index(child.pid) < mine.index(grandchild) < mine.index(great)
+        assert sandbox.descendants(great) == []
+        assert os.getsid(grandchild) == grandchild != os.getsid(child.pid)
+        sent, real_kill = [], os.kill
+        monkeypatch.setattr(os, "kill", lambda pid, sig: (sent.append((pid, sig)),
+                                                          real_kill(pid, sig)))
         sandbox.kill_tree(child.pid)
+        monkeypatch.undo()
         status = child.wait(10)
         assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
-        assert gone(grandchild, 10)
+        assert gone(grandchild, 10) and gone(great, 10)
+        # every one stopped before any is killed; the root first stopped and last killed
+        sent = [(pid, sig) for pid, sig in sent if pid != zombie]  # signalling it is harmless
+        assert sent[:3] == [(pid, signal.SIGSTOP) for pid in tree]
+        assert sorted(sent[3:]) == sorted((pid, signal.SIGKILL) for pid in tree)
+        assert sent[-1] == (child.pid, signal.SIGKILL)
         sandbox.kill_tree(child.pid)  # gone already: no error
     finally:
         child.close()
-        _reap([grandchild] if grandchild else [])
+        _reap(tree[1:])
+
+
+def _state(pid: int) -> str:
+    with open(f"/proc/{pid}/stat", "rb") as f:
+        return f.read().rpartition(b")")[2].split()[0].decode()
+
+
+def _wide(count: int) -> None:
+    """Fork ``count`` children that wait forever."""
+    os.setpgid(0, 0)  # for the test's own clean-up, whatever kill_tree does
+    send("forking")
+    for _ in range(count):
+        if os.fork() == 0:
+            break
+    while True:
+        signal.pause()
+
+
+def _deep(depth: int) -> None:
+    """A chain: each process forks the next and waits forever; the newest keeps forking."""
+    os.setpgid(0, 0)
+    send("forking")
+    for _ in range(depth):
+        if os.fork() != 0:
+            break
+    while True:
+        signal.pause()
 
 
 @needs_linux
-def test_kill_tree_stops_a_tree_that_keeps_forking():
-    """In a subreaper (so orphans would come back to it), kill_tree of a child that forks as
-    fast as it can leaves no process alive."""
-
-    def forker():
-        send("forking")
-        for _ in range(300):
-            if os.fork() == 0:
-                while True:
-                    signal.pause()
-        while True:
-            signal.pause()
+@pytest.mark.parametrize("shape", [_wide, _deep])
+def test_kill_tree_stops_a_tree_that_keeps_forking(shape):
+    """In a subreaper (so orphans come back to it), kill_tree of a child that is still forking
+    leaves no process alive: the deep chain's newest process forks on while the tree is walked."""
 
     def body():
         subreaper = sandbox.become_subreaper()
-        child = Child(forker)
+        child = Child(shape, 200)
         assert child.next() == "forking"
         sandbox.kill_tree(child.pid)
         child.wait(10)
-        alive = [p for p in sandbox.descendants(os.getpid()) if not gone(p, 5)]
-        _reap(alive)
-        return [subreaper, alive]
+        deadline = time.monotonic() + 5  # the killed ones end within it; a survivor does not
+        alive = [p for p in sandbox.descendants(os.getpid())
+                 if not gone(p, max(deadline - time.monotonic(), 0))]
+        try:
+            os.killpg(child.pid, signal.SIGKILL)  # atomic for the group, even mid-fork
+        except ProcessLookupError:
+            pass
+        return [subreaper, len(alive)]
 
-    assert run(body, timeout=30) == [True, []]
+    assert run(body, timeout=60) == [True, 0]
 
 
 @needs_linux
