@@ -1,44 +1,38 @@
 """Lock down a freshly forked judge worker before it imports a candidate's file.
 
-Standard library and ctypes only (never NumPy): the zygote imports it before forking. Every
-function is a no-op returning 0/False/[] off Linux, so the module imports on macOS too. Each
-layer is applied to the calling process for good and is inherited by its threads and any
-children; the worker calls them right after fork, while it has a single thread.
+Stdlib and ctypes only (never NumPy). Off Linux every function is a no-op returning 0, False
+or [] (restrict_files raises SandboxUnavailable), so the module imports on macOS. A layer, once
+applied, holds for good and is inherited by later threads and children: apply them right
+after fork, while the worker has a single thread.
 
-Layers, what each holds and what it does not:
-
-- ``restrict_files`` (Landlock, kernel >= 5.13). Handles every filesystem right the running
-  ABI knows; ``read`` paths get read-file, read-dir and execute beneath them, ``write`` paths
-  get every right. Anything else cannot be opened, created, removed, linked or renamed, even
-  through a directory fd opened earlier or through an ``O_PATH`` fd. Not covered: files and
-  fds already open (the pipe to the judge keeps working), path resolution and ``stat`` (names
-  outside can still be *seen* to exist), pathname Unix sockets (connect), UDP. Nothing is
-  readable unless passed: the caller decides, e.g. the stdlib and NumPy folders for imports,
-  ``/dev/null`` in ``write`` (writing it is a write), ``/proc/self`` if wanted (``os.urandom``
-  uses getrandom(2) and needs no file). ABI >= 4: TCP bind and connect are handled, none is
-  allowed. ABI >= 6: scoped signals and abstract Unix sockets: the process cannot signal
-  (kill, tgkill, SIGIO via F_SETOWN, ...) or connect to processes outside its own domain.
-  Landlock also denies ptrace-like access (ptrace, process_vm_*, /proc/PID/mem) to processes
-  outside the domain, so the parent's memory is out of reach at every ABI.
-- ``forbid_processes`` (seccomp-BPF, x86_64 and aarch64). Returns EPERM for fork, vfork,
-  execve, execveat, clone without CLONE_THREAD (threads stay allowed), ptrace,
-  process_vm_readv/writev, pidfd_getfd, process_madvise, pidfd_send_signal (any target: the
-  target is an fd, which a filter cannot see), and for kill, tkill, tgkill, rt_sigqueueinfo,
-  rt_tgsigqueueinfo whose first argument (low 32 bits, as the kernel reads a pid_t) is not the
-  pid read at install time. So kill(0 or -1 or -pgid, ...) is refused; tgkill(own pid, tid)
-  reaches only own threads (the kernel checks tid belongs to that thread group); tkill works
-  only on the main thread. clone3 gets ENOSYS (its flags sit in memory a filter cannot read;
-  glibc then falls back to clone). A foreign architecture (i386 via int 0x80, AArch32) or an
-  x32 syscall number kills the process. Not covered: SIGIO/F_SETOWN, unshare, setns, kcmp,
-  io_uring, /proc/PID/mem (Landlock covers those it can). Other architectures: not installed.
+- ``restrict_files`` (Landlock). Handles every filesystem right the running ABI knows; ``read``
+  paths get read-file, read-dir, execute beneath them, ``write`` paths every right. Nothing
+  else can be opened, created, removed, linked or renamed, even through a directory fd opened
+  earlier or an O_PATH fd. Nothing is readable unless passed: the caller lists e.g. the stdlib
+  and NumPy folders, ``/dev/null`` under ``write`` (writing it is a write), ``/proc/self`` if
+  wanted (``os.urandom`` uses getrandom(2), no file). ABI >= 4: no TCP bind or connect.
+  ABI >= 6: no signal (kill, tgkill, SIGIO via F_SETOWN...) to, and no abstract Unix socket
+  connect to, a process outside the domain. At every ABI: no ptrace-like access (ptrace,
+  process_vm_*, /proc/PID/mem) to processes outside it. Not covered: fds already open (the
+  pipe to the judge keeps working), path lookup and stat (names outside can be seen to exist),
+  pathname Unix sockets, UDP.
+- ``forbid_processes`` (seccomp-BPF, x86_64 and aarch64; elsewhere nothing is installed).
+  EPERM for fork, vfork, execve, execveat, clone without CLONE_THREAD (threads stay allowed),
+  ptrace, process_vm_readv/writev, pidfd_getfd, process_madvise, pidfd_send_signal (whatever
+  the target: it is an fd, which a filter cannot see), and for kill, tkill, tgkill,
+  rt_sigqueueinfo, rt_tgsigqueueinfo whose first argument (its low 32 bits, the pid_t the
+  kernel reads) is not the pid read at install time: kill(0, -1 or -pgid) is refused,
+  tgkill(own pid, tid) reaches own threads only, tkill only the main thread. clone3 gets ENOSYS
+  (its flags are in memory a filter cannot read; glibc falls back to clone). A foreign
+  architecture (i386 int 0x80, AArch32) or an x32 syscall number kills the process. Not
+  covered: SIGIO/F_SETOWN, unshare, setns, kcmp, io_uring, /proc/PID/mem (Landlock's part).
 - ``limit_resources`` (setrlimit): address space, core files (0), file size, open files. A
   write past RLIMIT_FSIZE fails with EFBIG (CPython ignores SIGXFSZ).
-- ``die_with_parent`` / ``become_subreaper`` / ``descendants`` / ``kill_tree``: process
-  hygiene for the judge. PR_SET_PDEATHSIG fires when the parent *thread* that forked exits.
-  ``kill_tree`` walks /proc; a process already reparented away (its parent died earlier) is no
-  longer a descendant: a subreaper keeps such orphans as its own children.
+- ``die_with_parent``, ``become_subreaper``, ``descendants``, ``kill_tree``: the judge's process
+  hygiene. PR_SET_PDEATHSIG fires when the parent *thread* that forked exits. ``kill_tree``
+  stops the tree level by level before killing it, so nothing in it forks away meanwhile; a
+  process reparented away earlier is no longer a descendant (a subreaper keeps such orphans).
 """
-
 from __future__ import annotations
 
 import ctypes
@@ -82,9 +76,9 @@ def _syscall(nr: int, *args) -> tuple[int, int]:
 
 def _prctl(option: int, arg2: int = 0, arg3=0) -> tuple[int, int]:
     ctypes.set_errno(0)
-    result = _load().prctl(ctypes.c_int(option), ctypes.c_ulong(arg2),
-                         arg3 if not isinstance(arg3, int) else ctypes.c_ulong(arg3),
-                         ctypes.c_ulong(0), ctypes.c_ulong(0))
+    arg3 = ctypes.c_ulong(arg3) if isinstance(arg3, int) else arg3
+    result = _load().prctl(ctypes.c_int(option), ctypes.c_ulong(arg2), arg3, ctypes.c_ulong(0),
+                           ctypes.c_ulong(0))
     return result, ctypes.get_errno()
 
 
@@ -138,14 +132,16 @@ def _handled_fs(abi: int) -> int:
 
 
 def restrict_files(read: list[Path | str], write: list[Path | str]) -> int:
-    """Apply a Landlock ruleset to the calling process (and its future children and threads).
-    See the module docstring for what is allowed. Nonexistent paths are skipped. Returns the
-    ABI used; raises SandboxUnavailable when Landlock cannot be applied (also off Linux)."""
+    """Set PR_SET_NO_NEW_PRIVS, then apply a Landlock ruleset to the calling thread and the
+    threads and children it creates later (so: call it while the process has one thread). See
+    the module docstring for what is allowed. Nonexistent paths are skipped. Returns the ABI
+    used; raises SandboxUnavailable when Landlock cannot be applied (also off Linux)."""
     abi = landlock_abi()
     if abi <= 0:
         raise SandboxUnavailable(
             "Landlock is unavailable here (needs Linux >= 5.13 with Landlock enabled among the "
             "LSMs, e.g. lsm=landlock,...); the file restriction cannot be applied")
+    _no_new_privs()
     handled = _handled_fs(abi)
     attr = _RulesetAttr(handled_access_fs=handled)
     size = 8
@@ -175,7 +171,6 @@ def restrict_files(read: list[Path | str], write: list[Path | str]) -> int:
                             f"landlock_add_rule({path}) failed: {os.strerror(err)}")
                 finally:
                     os.close(fd)
-        _no_new_privs()
         result, err = _syscall(_LL_RESTRICT, ruleset, 0)
         if result != 0:
             raise SandboxUnavailable(f"landlock_restrict_self failed: {os.strerror(err)}")
@@ -216,23 +211,17 @@ class _SockFprog(ctypes.Structure):
 
 def _assemble(program: list) -> list[tuple[int, int, int, int]]:
     """Resolve labels: items are a label (str) or (code, k, jt, jf) with jt/jf a label or 0."""
-    where, index = {}, 0
+    where, code, out = {}, [], []
     for item in program:
         if isinstance(item, str):
-            where[item] = index
+            where[item] = len(code)
         else:
-            index += 1
-    out: list[tuple[int, int, int, int]] = []
-    for item in program:
-        if isinstance(item, str):
-            continue
-        code, k, jt, jf = item
-        here = len(out) + 1
-        jt = where[jt] - here if isinstance(jt, str) else jt
-        jf = where[jf] - here if isinstance(jf, str) else jf
+            code.append(item)
+    for i, (op, k, jt, jf) in enumerate(code):
+        jt, jf = (where[j] - i - 1 if isinstance(j, str) else j for j in (jt, jf))
         if not (0 <= jt <= 255 and 0 <= jf <= 255):
             raise ValueError("BPF jump out of range")
-        out.append((code, jt, jf, k))
+        out.append((op, jt, jf, k))
     return out
 
 
@@ -313,7 +302,7 @@ def die_with_parent(signal_number: int = signal.SIGKILL, parent: int | None = No
         return
     _prctl(_PR_SET_PDEATHSIG, int(signal_number))
     ppid = os.getppid()
-    if (parent is not None and ppid != parent) or ppid == 1:
+    if ppid != parent if parent is not None else ppid == 1:
         os._exit(1)
 
 
@@ -328,38 +317,25 @@ def become_subreaper() -> bool:
         return False
 
 
-def _processes() -> dict[int, tuple[str, int]]:
-    """pid: (state, ppid) for every process in /proc."""
-    table = {}
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as f:
-                data = f.read()
-        except OSError:
-            continue
-        fields = data.rpartition(b")")[2].split()  # the command name may hold spaces or ')'
-        if len(fields) >= 2:
-            table[int(name)] = (fields[0].decode(), int(fields[1]))
-    return table
-
-
 def descendants(pid: int) -> list[int]:
-    """Every live (not zombie) descendant of pid, parents before children; [] off Linux."""
+    """Every live (not zombie) descendant of pid, parents before children, from /proc/*/stat;
+    [] off Linux."""
     if not _LINUX:
         return []
-    try:
-        table = _processes()
-    except OSError:
-        return []
+    state: dict[int, bytes] = {}
     children: dict[int, list[int]] = {}
-    for child, (_, ppid) in table.items():
-        children.setdefault(ppid, []).append(child)
+    for name in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:  # the name may hold spaces or ')'
+                fields = f.read().rpartition(b")")[2].split()
+            state[int(name)] = fields[0]
+            children.setdefault(int(fields[1]), []).append(int(name))
+        except (OSError, ValueError, IndexError):
+            continue
     found, queue = [], list(children.get(pid, ()))
     while queue:
         p = queue.pop(0)
-        if table[p][0] not in ("Z", "X"):
+        if state[p] not in (b"Z", b"X"):
             found.append(p)
         queue.extend(children.get(p, ()))
     return found
@@ -392,16 +368,13 @@ def _stopped(pid: int) -> bool:
     return True
 
 
-def _children(pid: int) -> list[int] | None:
-    """pid's children from /proc/PID/task/*/children; None without CONFIG_PROC_CHILDREN."""
+def _children(pid: int) -> list[int]:
+    """pid's children, from /proc/PID/task/*/children (CONFIG_PROC_CHILDREN)."""
     kids: list[int] = []
     for tid in _tasks(pid):
         try:
             with open(f"/proc/{pid}/task/{tid}/children", "rb") as f:
                 kids += [int(k) for k in f.read().split()]
-        except FileNotFoundError:
-            if os.path.exists(f"/proc/{pid}/task/{tid}/stat"):
-                return None
         except OSError:
             continue
     return kids
@@ -418,18 +391,16 @@ def kill_tree(pid: int) -> None:
         return
     _signal(pid, signal.SIGSTOP)
     found, frontier = [pid], [pid]
+    fast = os.path.exists(f"/proc/{os.getpid()}/task/{os.getpid()}/children")
     deadline = time.monotonic() + 5.0
     while frontier and time.monotonic() < deadline:
         if not all(_stopped(p) for p in frontier):
             time.sleep(0.0005)
             continue
-        new: list[int] = []
-        for p in frontier:
-            kids = _children(p)
-            if kids is None:  # the slower walk over all of /proc
-                new = [d for d in descendants(pid) if d not in found]
-                break
-            new += kids
+        if fast:
+            new = [kid for p in frontier for kid in _children(p)]
+        else:  # the slower walk over all of /proc
+            new = [d for d in descendants(pid) if d not in found]
         for p in new:
             _signal(p, signal.SIGSTOP)
         found += new

@@ -176,19 +176,27 @@ def test_files_outside_the_rules_are_out_of_reach(tmp_path):
     inside.mkdir(), outside.mkdir()
     (outside / "secret.txt").write_text("secret")
     (inside / "mine.txt").write_text("mine")
+    readonly = tmp_path / "readonly"
+    readonly.mkdir()
+    (readonly / "notes.txt").write_text("notes")
     m = np.arange(64.0).reshape(8, 8)
     expected = [float((m @ m.T).sum()), float(np.linalg.norm(m))]
 
     def body():
         before = attempt(lambda: (outside / "secret.txt").read_text())
         early_dirfd = os.open(outside, os.O_RDONLY | os.O_DIRECTORY)
-        abi = sandbox.restrict_files(read=[NUMPY_DIR, STDLIB],
+        abi = sandbox.restrict_files(read=[NUMPY_DIR, STDLIB, readonly],
                                      write=[inside, tmp_path / "does-not-exist"])
         opath = os.open(outside, os.O_PATH)
         return {
             "abi": abi, "before": before,
             "numpy": [float((m @ m.T).sum()), float(np.linalg.norm(m))],
             "stdlib": attempt(lambda: (STDLIB / "colorsys.py").read_text()),
+            "read_readonly": attempt(lambda: (readonly / "notes.txt").read_text()),
+            "list_readonly": attempt(lambda: os.listdir(readonly)),
+            "write_readonly": attempt(lambda: (readonly / "notes.txt").write_text("x")),
+            "create_readonly": attempt(lambda: (readonly / "new.txt").write_text("x")),
+            "append_readonly": attempt(lambda: open(readonly / "notes.txt", "a").write("x")),
             "read_outside": attempt(lambda: (outside / "secret.txt").read_text()),
             "list_outside": attempt(lambda: os.listdir(outside)),
             "write_inside": attempt(lambda: (inside / "new.txt").write_text("new")),
@@ -212,16 +220,19 @@ def test_files_outside_the_rules_are_out_of_reach(tmp_path):
     assert seen["before"] == "ok"  # the control: the same read works unrestricted
     assert seen["numpy"] == expected
     assert seen["stdlib"] == seen["read_inside"] == seen["write_inside"] == "ok"
+    assert seen["read_readonly"] == seen["list_readonly"] == "ok"
     assert seen["rename_within"] == "ok"  # reparenting inside the writable tree (REFER)
     denied = f"PermissionError {errno.EACCES}"
     for key in ("read_outside", "list_outside", "write_outside", "dirfd_read", "dirfd_create",
-                "opath_read"):
+                "opath_read", "write_readonly", "create_readonly", "append_readonly"):
         assert seen[key] == denied, key
     for key in ("link_in", "rename_in", "link_out", "rename_out"):
         assert seen[key] in REFUSED_LINK, key
     assert (inside / "sub" / "new.txt").read_text() == "new"
     assert sorted(p.name for p in outside.iterdir()) == ["secret.txt"]
     assert sorted(p.name for p in inside.iterdir()) == ["mine.txt", "sub"]
+    assert [p.name for p in readonly.iterdir()] == ["notes.txt"]
+    assert (readonly / "notes.txt").read_text() == "notes"
 
 
 @needs_landlock
@@ -342,6 +353,9 @@ def test_no_process_or_program_but_threads_numpy_and_own_signals():
     parent = os.getpid()
     m = np.random.default_rng(0).standard_normal((300, 300))
     expected = float(np.linalg.norm(m @ m))
+    # ptrace's target: a bystander, not pytest (were the filter to let it through, a traced
+    # pytest would stop)
+    bystander = subprocess.Popen(["sleep", "60"])
 
     def body():
         installed = sandbox.forbid_processes()
@@ -354,7 +368,7 @@ def test_no_process_or_program_but_threads_numpy_and_own_signals():
         os.kill(os.getpid(), signal.SIGUSR1)
         libc = ctypes.CDLL(None, use_errno=True)
         libc.ptrace.restype = ctypes.c_long
-        ptrace = libc.ptrace(ctypes.c_long(16), ctypes.c_long(parent), None, None)  # ATTACH
+        ptrace = libc.ptrace(ctypes.c_long(16), ctypes.c_long(bystander.pid), None, None)
         ptrace_errno = ctypes.get_errno()
         clone3 = libc.syscall(ctypes.c_long(435), None, ctypes.c_long(0))
         clone3_errno = ctypes.get_errno()
@@ -368,21 +382,27 @@ def test_no_process_or_program_but_threads_numpy_and_own_signals():
             "kill_self": attempt(lambda: os.kill(os.getpid(), 0)),
             "pthread_kill": attempt(lambda: signal.pthread_kill(threading.get_ident(), 0)),
             "kill_parent": attempt(lambda: os.kill(parent, 0)),
+            "pidfd_signal": attempt(lambda: signal.pidfd_send_signal(os.pidfd_open(parent), 0)),
             "kill_group": attempt(lambda: os.kill(0, 0)),
             "kill_all": attempt(lambda: os.kill(-1, 0)),
             "ptrace": [ptrace, ptrace_errno], "clone3": [clone3, clone3_errno],
         }
 
-    seen = run(body)
+    try:
+        seen = run(body)
+    finally:
+        bystander.kill()
+        bystander.wait()
     eperm = f"PermissionError {errno.EPERM}"
     assert seen["installed"] is True
-    for key in ("fork", "run", "spawn", "exec", "kill_parent", "kill_group", "kill_all"):
+    for key in ("fork", "run", "spawn", "exec", "kill_parent", "kill_group", "kill_all",
+                "pidfd_signal"):
         assert seen[key] == eperm, key
     assert seen["thread"] == [True, False]
     assert seen["numpy"] == pytest.approx(expected, rel=1e-12)
     assert seen["own_signal"] == ["USR1"]
     assert seen["kill_self"] == seen["pthread_kill"] == "ok"
-    assert seen["ptrace"] == [-1, errno.EPERM]
+    assert seen["ptrace"] == [-1, errno.EPERM]  # PTRACE_ATTACH
     assert seen["clone3"] == [-1, errno.ENOSYS]
 
 
@@ -567,7 +587,9 @@ def _middle(w: int) -> None:
 
 
 @needs_linux
-def test_descendants_and_kill_tree_reach_a_tree_across_sessions(monkeypatch):
+@pytest.mark.parametrize("children_files", [True, False], ids=["proc-children", "proc-walk"])
+def test_descendants_and_kill_tree_reach_a_tree_across_sessions(monkeypatch, children_files):
+    """kill_tree reads /proc/PID/task/*/children where the kernel has them, else walks /proc."""
     def body():
         zombie = os.fork()
         if zombie == 0:
@@ -589,9 +611,12 @@ def test_descendants_and_kill_tree_reach_a_tree_across_sessions(monkeypatch):
         assert mine.index(child.pid) < mine.index(grandchild) < mine.index(great)
         assert sandbox.descendants(great) == []
         assert os.getsid(grandchild) == grandchild != os.getsid(child.pid)
-        sent, real_kill = [], os.kill
+        sent, real_kill, real_exists = [], os.kill, os.path.exists
         monkeypatch.setattr(os, "kill", lambda pid, sig: (sent.append((pid, sig)),
                                                           real_kill(pid, sig)))
+        if not children_files:
+            monkeypatch.setattr(os.path, "exists", lambda path: not str(path).endswith(
+                "/children") and real_exists(path))
         sandbox.kill_tree(child.pid)
         monkeypatch.undo()
         status = child.wait(10)
