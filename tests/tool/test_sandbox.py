@@ -35,7 +35,7 @@ NUMPY_DIR = Path(np.__file__).resolve().parent
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 MiB = 2**20
 
-needs_linux = pytest.mark.skipif(not LINUX, reason="process hygiene reads /proc (Linux only)")
+needs_linux = pytest.mark.skipif(not LINUX, reason="needs /proc and pidfds (Linux only)")
 needs_landlock = pytest.mark.skipif(ABI == 0, reason="Landlock unavailable on this kernel")
 needs_seccomp = pytest.mark.skipif(
     ARCH is None, reason="seccomp filter only for Linux on x86_64 or aarch64")
@@ -661,7 +661,7 @@ def _deep(depth: int) -> None:
 
 
 @needs_linux
-@pytest.mark.parametrize("shape", [_wide, _deep])
+@pytest.mark.parametrize("shape", [_wide, _deep], ids=["wide", "deep"])
 def test_kill_tree_stops_a_tree_that_keeps_forking(shape):
     """In a subreaper (so orphans come back to it), kill_tree of a child that is still forking
     leaves no process alive: the deep chain's newest process forks on while the tree is walked."""
@@ -696,6 +696,7 @@ def test_a_subreaper_adopts_orphans():
     assert run(body) == [True, True]
 
 
+@needs_linux  # simulated here in a forked child, which Child watches through a pidfd
 def test_off_linux_everything_is_a_no_op():
     def body():  # in a child: were these not no-ops, they would hurt the process calling them
         sandbox._LINUX = False
