@@ -245,7 +245,10 @@ def _become_worker(request: dict, fds: list[int], own: tuple) -> None:
         except sandbox.SandboxUnavailable as e:
             status["landlock_error"] = str(e)
     if request.get("seccomp", True):
-        status["processes"] = sandbox.forbid_processes()
+        try:
+            status["processes"] = sandbox.forbid_processes()
+        except sandbox.SandboxUnavailable as e:  # a kernel that refuses the filter: say so, go on
+            status["seccomp_error"] = str(e)
     root = str(Path(__file__).resolve().parent.parent)
     sys.path[:] = [p for p in sys.path if p and not p.startswith(root)]
     serve(channel, path, request["function"], status)
