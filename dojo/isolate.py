@@ -155,12 +155,17 @@ class Isolated:
         return _outcome(self.worker.call(kwargs, cpu=timeout), timeout)
 
     def ask(self, request: tuple, timeout: float):
-        """A timing or memory request: its number, or an Outcome saying why there is none."""
+        """A timing or memory request: its number, or an Outcome saying why there is none.
+        ("time", kwargs, budget): the fastest call; ("memory", kwargs): resident memory growth
+        during a call, read from outside; ("traced", kwargs): tracemalloc's peak, in the worker."""
         if self.load() is not None:
             return self.problem
         if request[0] == "time":
             reply = self.worker.best_time(request[1], request[2], cpu=timeout)
             return reply.info["best"] if reply.status == "returned" and "best" in reply.info else _outcome(reply, timeout)
+        if request[0] == "traced":
+            reply = self.worker.traced_memory(request[1], cpu=timeout)
+            return reply.info["peak"] if reply.status == "returned" and "peak" in reply.info else _outcome(reply, timeout)
         reply, peak = self.worker.peak_memory(request[1], cpu=timeout)
         return peak if reply.status == "returned" and peak is not None else _outcome(reply, timeout)
 

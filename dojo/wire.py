@@ -260,7 +260,7 @@ def receive(sock: socket.socket, raw: dict | None = None) -> tuple[dict, dict]:
     return parse(_exactly(sock, size), raw)
 
 
-def take(buffer: bytearray):
+def take(buffer: bytearray, raw: dict | None = None):
     """The first whole frame in ``buffer`` as ``(message, values)``, removed from it; None while
     it is incomplete. For a reader that must never block on a half-sent frame."""
     if len(buffer) < 8:
@@ -272,7 +272,7 @@ def take(buffer: bytearray):
         return None
     payload = bytes(buffer[8:8 + size])
     del buffer[:8 + size]
-    return parse(payload)
+    return parse(payload, raw)
 
 
 def parse(payload: bytes, raw: dict | None = None) -> tuple[dict, dict]:

@@ -247,6 +247,7 @@ class Worker:
         self.pid, self._sock, self._out = self.zygote.spawn(self.path, self.function, Path(self._tmp),
                                                             self.limits.memory)
         reply = self._await(self.limits.load_cpu, what=f"importing {self.path.name}")
+        self._read_output()
         self._flush_output()
         if reply.status == "returned" and reply.info.get("status") == "ready":
             self.sandbox = {k: v for k, v in reply.info.items() if k != "status"}
@@ -294,6 +295,11 @@ class Worker:
     def best_time(self, kwargs: dict, budget: float, cpu: float | None = None) -> Reply:
         """The worker's own timing (the fastest of several calls): only for the candidate's eyes."""
         return self._request({"op": "time", "budget": budget}, kwargs, cpu)
+
+    def traced_memory(self, kwargs: dict, cpu: float | None = None) -> Reply:
+        """tracemalloc's peak during one call, as the worker reports it (for the candidate's
+        eyes only: the code could reset it)."""
+        return self._request({"op": "traced"}, kwargs, cpu)
 
     def peak_memory(self, kwargs: dict, cpu: float | None = None) -> tuple[Reply, int | None]:
         """One call after a warm-up call, and how far the worker's resident memory rose during it
@@ -384,7 +390,7 @@ class Worker:
             mutated = values.get("mutated") or {}
             return Reply("returned", info=message, value=values.get("value"),
                          mutated=mutated if isinstance(mutated, dict) else {}, cpu=cpu)
-        if message.get("status") in ("raised", "ready", "cannot-load", "timed"):
+        if message.get("status") in ("raised", "ready", "cannot-load", "timed", "traced"):
             status = "raised" if message["status"] == "raised" else "returned"
             return Reply(status, info=message, cpu=cpu)
         return self._broken("it sent an answer of an unknown kind")
@@ -431,7 +437,8 @@ class Worker:
             self._dropped += max(0, len(text) - max(room, 0))
 
     def _flush_output(self) -> None:
-        self._read_output()
+        # No read here: the worker writes what it prints before it replies, so the select that
+        # saw the reply also saw any output, and _await read it.
         if self._printed or self._dropped:
             note = f"\n[… {self._dropped} more characters of output dropped]\n" if self._dropped else ""
             self.on_output("".join(self._printed) + note)

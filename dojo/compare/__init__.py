@@ -10,7 +10,7 @@ Four sections, each readable on its own (docs/compare.md shows a real run):
    side (``dojo/heatmap.py``); differing cells marked ×, a future leak or a wrong-axis softmax
    called out in words. ``--png PATH`` writes the same picture as a PNG.
 3. Speed: reference, yours and torch (float64, same thread count) at two sizes: time per call
-   with the peak memory of one call beside it (resident memory growth in a worker; torch's own profiler for torch),
+   with the peak memory of one call beside it (tracemalloc in each worker; torch's own profiler for torch),
    ratio to the reference, and how time and memory grow. Only when every case agrees; torch is
    imported only here (``--no-speed`` skips it).
 4. Code: a unified diff against the reference, once the kata passes or with ``--reveal``
