@@ -274,6 +274,10 @@ def pytest_collection_modifyitems(session, config, items):
             config.dojo_expected[kata.module] = config.dojo_expected.get(kata.module, 0) + 1
 
 
+#: The states a worker may report for a file it cannot load (dojo/zygote.py, dojo/workers.py).
+LOAD_STATES = ("cannot-import", "numpy-only", "timed-out", "crashed")
+
+
 def _check_kata_file(config, kata, first_item):
     """None when the kata can be judged; otherwise (message, state)."""
     from dojo.remote import CandidateError, RemoteFunction
@@ -292,7 +296,12 @@ def _check_kata_file(config, kata, first_item):
     if fn.sandbox:
         config.dojo_sandbox = dict(fn.sandbox)
     if problem is not None:
-        return f"{kata.module}: {problem['message']}", problem.get("state", "cannot-import")
+        state, message = problem.get("state"), problem.get("message")
+        if state not in LOAD_STATES or not isinstance(message, str):
+            # the worker runs the candidate's code, which can forge its answers (json.dumps replaced)
+            state, message = "cannot-import", (f"{path.name} could not be judged: the process running it "
+                                               f"sent a malformed answer while loading it")
+        return f"{kata.module}: {message}", state
     probe = getattr(first_item.module, "PROBE", None)
     if probe is not None:
         try:

@@ -68,7 +68,10 @@ def type_name(value) -> str:
 def encode(value) -> bytes:
     """The envelope for ``value`` (never fails: what it cannot carry becomes ``Foreign``)."""
     blobs: list[bytes] = []
-    tree = _node(value, blobs, 0)
+    try:
+        tree = _node(value, blobs, 0)
+    except Exception as e:  # noqa: BLE001 - the candidate's __array__ or __class__ raised while read
+        blobs, tree = [], _foreign(value, f" (unreadable: {type(e).__name__})")
     header = json.dumps({"v": tree, "blobs": [len(b) for b in blobs]}, separators=(",", ":")).encode()
     return b"".join([MAGIC, struct.pack("<I", len(header)), header, *blobs])
 

@@ -1,16 +1,28 @@
 """Code that tries to end, hang, flood or fool the judge gets a verdict that names what it did.
 
-Each file in tests/meta/hostile/ is a kata answer with two constants: ``KATA`` and ``EXPECT``,
-words its verdict must contain (``PASSES = True`` marks a correct answer that must pass in
-spite of what it does; ``DEADLINE = 5`` marks a file that hangs past every per-call limit, so
-the whole-run deadline is shortened to keep the test quick). A file that does not hang keeps
-the judge's default deadline: a busy machine must not turn it into a hang. Each goes through plain ``pytest`` and through ``dojo test``:
-never a pass (unless PASSES), never a hang past the whole-run deadline, no process left
-behind, and a message that names the cause. docs/hostile.md says how each is contained.
+Each file in tests/meta/hostile/ is a kata answer with constants:
+
+- ``KATA``: the kata it answers; ``EXPECT``: words its verdict must contain;
+- ``PASSES = True``: a correct answer that must pass in spite of what it does;
+- ``NEEDS_SANDBOX = True``: contained only by the worker's sandbox (Landlock, seccomp): where
+  Landlock is unavailable the attack would succeed, so the file is skipped there, with a reason;
+- ``WITHOUT_SANDBOX``: where Landlock is unavailable the verdict differs (the file may then
+  import pytest, fork, …): the words it must contain there instead, or ``"passes"``;
+- ``KNOWN_HOLE``: the judge does not contain it yet (the reason): expected to fail, strictly, so
+  a fix shows up as a pass to take the constant out; a dict ``{"pytest": …, "dojo test": …}``
+  names the routes it concerns.
+
+Each goes through plain ``pytest`` and through ``dojo test``, each run with its own ``TMPDIR``
+(so the zygote's socket folder, in every worker's command line, and the workers' own folders,
+in their environment, are under the test's tmp_path): never a pass (unless it passes), never a
+hang (the CPU limits stop every loop within seconds), no process left behind, nothing written
+into the checkout, and a message that names the cause. docs/hostile.md says how each is
+contained.
 """
 
 import ast
 import os
+import re
 import subprocess
 import sys
 import time
@@ -20,9 +32,22 @@ import pytest
 
 from tests.tool.harness import REPO, Sandbox
 
-pytestmark = pytest.mark.contributors  # about two minutes: the contributors' suite
+pytestmark = pytest.mark.contributors  # the contributors' suite
 
 HOSTILE = sorted((Path(__file__).parent / "hostile").glob("*.py"))
+#: What a hostile file must not change in the checkout (files: size and modification time).
+GUARDED = ("tests/answers", "solutions")
+#: A run's limit: the slowest file (correct but too slow) needs 20 s of CPU before its verdict.
+RUN_TIMEOUT = 240
+
+
+def landlock_abi() -> int:
+    from dojo import sandbox
+
+    return sandbox.landlock_abi()
+
+
+SANDBOXED = landlock_abi() > 0
 
 
 def constants(path: Path) -> dict:
@@ -34,71 +59,190 @@ def constants(path: Path) -> dict:
     }
 
 
+def expected(c: dict) -> tuple[bool, str | None]:
+    """(passes, words its verdict must contain) on this machine."""
+    if not SANDBOXED and "WITHOUT_SANDBOX" in c:
+        there = c["WITHOUT_SANDBOX"]
+        return (True, None) if there == "passes" else (False, there)
+    return bool(c.get("PASSES")), c.get("EXPECT")
+
+
+def _cases(route: str) -> list:
+    cases = []
+    for path in HOSTILE:
+        c = constants(path)
+        marks = []
+        if c.get("NEEDS_SANDBOX") and not SANDBOXED:
+            marks.append(pytest.mark.skip(
+                reason=f"contained by the worker's sandbox, and Landlock is unavailable here "
+                       f"(dojo.sandbox.landlock_abi() == 0): {path.name}'s attack would succeed"))
+        hole = c.get("KNOWN_HOLE")
+        hole = hole.get(route) if isinstance(hole, dict) else hole
+        if hole:
+            marks.append(pytest.mark.xfail(strict=True, reason=hole))
+        cases.append(pytest.param(path, marks=marks, id=path.stem))
+    return cases
+
+
 def processes_mentioning(text: str) -> list[int]:
+    """Processes (not this one) whose command line or environment mentions ``text``: forked
+    workers keep the zygote's command line (its socket path), and a program a worker started has
+    the worker's environment (its TMPDIR)."""
     found = []
     for entry in os.listdir("/proc"):
         if entry.isdigit() and int(entry) != os.getpid():
-            try:
-                cmdline = Path(f"/proc/{entry}/cmdline").read_bytes().decode(errors="replace")
-            except OSError:
-                continue
-            if text in cmdline:
-                found.append(int(entry))
+            for part in ("cmdline", "environ"):
+                try:
+                    data = Path(f"/proc/{entry}/{part}").read_bytes().decode(errors="replace")
+                except OSError:  # gone, or not ours to read
+                    continue
+                if text in data:
+                    found.append(int(entry))
+                    break
     return found
 
 
-def lingering(text: str, within: float = 10.0) -> list[int]:
-    """Processes still mentioning ``text`` once a SIGKILLed judge's children had ``within``
-    seconds to be reaped (polled, so a quick exit costs nothing and a busy machine gets time)."""
+def lingering(text: str, within: float = 15.0) -> list[int]:
+    """Processes still mentioning ``text`` once they had ``within`` seconds to end (polled, so a
+    quick exit costs nothing and a busy machine gets time)."""
     end = time.monotonic() + within
     while (found := processes_mentioning(text)) and time.monotonic() < end:
         time.sleep(0.05)
     return found
 
 
-@pytest.mark.parametrize("path", HOSTILE, ids=[p.stem for p in HOSTILE])
+def describe(pids: list[int]) -> str:
+    lines = []
+    for pid in pids:
+        try:
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            parent = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1]
+        except OSError:
+            cmd, parent = "(gone)", "?"
+        lines.append(f"  pid {pid} (parent {parent}): {cmd[:300]}")
+    return "processes were left behind:\n" + "\n".join(lines)
+
+
+def snapshot() -> dict:
+    found = {}
+    for folder in GUARDED:
+        for path in sorted((REPO / folder).rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                st = path.stat()
+                found[str(path.relative_to(REPO))] = (st.st_size, st.st_mtime_ns)
+    return found
+
+
+def own_environ(tmp_path: Path, env: dict) -> dict:
+    """``env`` with a TMPDIR of this test's own, and no CI (the practice profile's examples)."""
+    tmp = tmp_path / "tmpdir"
+    tmp.mkdir(exist_ok=True)
+    env = dict(env, TMPDIR=str(tmp))
+    env.pop("CI", None)
+    env.pop("DOJO_KATA_DEADLINE", None)
+    return env
+
+
+def check_checkout(before: dict) -> None:
+    after = snapshot()
+    changed = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
+    for name in changed:  # a probe a hostile file managed to write: take it out again
+        if name not in before:
+            (REPO / name).unlink(missing_ok=True)
+    assert not changed, f"the run changed the checkout: {changed}"
+
+
+@pytest.mark.parametrize("path", _cases("pytest"))
 def test_plain_pytest_never_passes_hangs_or_leaves_processes(path, tmp_path):
     c = constants(path)
+    passes, words = expected(c)
     impl = tmp_path / "impl"
     impl.mkdir()
     (impl / f"{c['KATA']}.py").write_text(path.read_text())
-    env = dict(os.environ, DOJO_STATE_DIR=str(tmp_path / "state"))
-    env.pop("CI", None)
-    env.pop("DOJO_KATA_DEADLINE", None)
-    if "DEADLINE" in c:
-        env["DOJO_KATA_DEADLINE"] = str(c["DEADLINE"])
+    env = own_environ(tmp_path, dict(os.environ, DOJO_STATE_DIR=str(tmp_path / "state")))
+    before = snapshot()
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", f"tests/test_{c['KATA']}.py", f"--impl={impl}", "-q",
-         "-p", "no:cacheprovider"],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL,
+         "-p", "no:cacheprovider", "-p", "no:xdist"],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=RUN_TIMEOUT, stdin=subprocess.DEVNULL,
     )
     out = proc.stdout + proc.stderr
-    if c.get("PASSES"):
+    if passes:
         assert proc.returncode == 0, out[-3000:]
     else:
         assert proc.returncode != 0, f"plain pytest exited 0 for {path.name}:\n{out[-3000:]}"
-        assert c["EXPECT"] in out, f"{path.name}: {c['EXPECT']!r} not in the output:\n{out[-3000:]}"
+        assert words in out, f"{path.name}: {words!r} not in the output:\n{out[-3000:]}"
+    assert "INTERNALERROR" not in out, out[-3000:]
     assert len(out) < 2_000_000, "the candidate's output was not capped"
-    assert not lingering(str(impl)), "processes were left behind"
+    left = lingering(str(tmp_path))
+    assert not left, describe(left)
+    check_checkout(before)
 
 
-@pytest.mark.parametrize("path", HOSTILE, ids=[p.stem for p in HOSTILE])
+@pytest.mark.parametrize("path", _cases("dojo test"))
 def test_dojo_test_never_passes_hangs_or_leaves_processes(path, tmp_path):
     c = constants(path)
+    passes, words = expected(c)
     sandbox = Sandbox(tmp_path)
     sandbox.write_kata(c["KATA"], path)
-    env = sandbox.environ()
-    env.pop("DOJO_KATA_DEADLINE", None)
-    if "DEADLINE" in c:
-        env["DOJO_KATA_DEADLINE"] = str(c["DEADLINE"])
+    env = own_environ(tmp_path, sandbox.environ())
+    before = snapshot()
     proc = subprocess.run(sandbox.command("test", c["KATA"]), cwd=sandbox.root, env=env,
-                          capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+                          capture_output=True, text=True, timeout=RUN_TIMEOUT, stdin=subprocess.DEVNULL)
     out = proc.stdout + proc.stderr
-    if c.get("PASSES"):
+    if passes:
         assert proc.returncode == 0 and "properties pass" in out, out[-3000:]
     else:
         assert proc.returncode == 1, f"dojo test exited {proc.returncode} for {path.name}:\n{out[-3000:]}"
         assert "All " not in out or " properties pass." not in out.split("All ")[-1][:40], out[-3000:]
-        assert c["EXPECT"] in out, f"{path.name}: {c['EXPECT']!r} not in the verdict:\n{out[-3000:]}"
+        assert words in out, f"{path.name}: {words!r} not in the verdict:\n{out[-3000:]}"
         assert "not your fault" not in out  # the candidate's doing, never the tool's
-    assert not lingering(str(sandbox.root)), "processes were left behind"
+    left = lingering(str(tmp_path))
+    assert not left, describe(left)
+    check_checkout(before)
+
+
+PRINTS_ITS_PID = '''
+import os
+
+import numpy as np
+
+print(f"PID={os.getpid()} (import)", flush=True)
+
+
+def softmax(x, axis=-1):
+    print(f"PID={os.getpid()}", flush=True)
+    x = np.asarray(x, dtype=np.float64)
+    if x.ndim == 0 or not -x.ndim <= axis < x.ndim or x.shape[axis] == 0:
+        raise ValueError("x must have the axis, with at least one entry along it")
+    if np.isnan(x).any() or np.isposinf(x).any():
+        raise ValueError("NaN or +inf")
+    peak = x.max(axis=axis, keepdims=True)
+    if np.isneginf(peak).any():
+        raise ValueError("a slice is entirely -inf")
+    e = np.exp(x - peak)
+    return e / e.sum(axis=axis, keepdims=True)
+'''
+
+
+def test_the_candidates_code_never_runs_in_the_judges_process(tmp_path):
+    """Everything the kata file does, at import and in every call, happens in other processes."""
+    impl = tmp_path / "impl"
+    impl.mkdir()
+    (impl / "softmax.py").write_text(PRINTS_ITS_PID)
+    env = own_environ(tmp_path, dict(os.environ, DOJO_STATE_DIR=str(tmp_path / "state")))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pytest", "tests/test_softmax.py", f"--impl={impl}", "-q", "-s",
+         "-p", "no:cacheprovider", "-p", "no:xdist"],
+        cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        stdin=subprocess.DEVNULL,
+    )
+    try:
+        out, _ = proc.communicate(timeout=RUN_TIMEOUT)
+    finally:
+        proc.kill()
+    pids = [int(p) for p in re.findall(r"PID=(\d+)", out)]
+    assert proc.returncode == 0, out[-3000:]
+    assert "(import)" in out and len(pids) > 10, out[-3000:]  # printed at import and per call
+    assert proc.pid not in pids, f"the kata's code ran in the judge's process ({proc.pid})"
+    assert not lingering(str(tmp_path))

@@ -1,11 +1,11 @@
-"""Cancels the judge's alarm, then loops forever."""
+"""Cancels any alarm (the old in-process guard's SIGALRM), then loops forever: the judge reads the
+worker's CPU time from outside, so no signal of the worker's own can stop the limit."""
 import signal
 
 import numpy as np
 
 KATA = "softmax"
-EXPECT = 'whole-run deadline'  # the verdict must say this
-DEADLINE = 5  # it hangs: a short whole-run deadline keeps the test quick
+EXPECT = 'was still computing after 2 s of CPU time'  # the verdict must say this
 
 
 def softmax(x, axis=-1):

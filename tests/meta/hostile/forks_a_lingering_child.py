@@ -1,11 +1,13 @@
-"""Forks a child process that sleeps for a long time."""
+"""Forks a child process that sleeps for a long time: seccomp refuses the fork. Without the sandbox,
+the zygote (a subreaper) kills the child when the worker ends, and the answer is right."""
 import os
 import time
 
 import numpy as np
 
 KATA = "softmax"
-EXPECT = 'starts a process'  # the verdict must say this
+EXPECT = 'PermissionError: [Errno 1] Operation not permitted'  # the verdict must say this
+WITHOUT_SANDBOX = "passes"  # no seccomp: the child is killed with the worker
 
 
 def softmax(x, axis=-1):

@@ -2,7 +2,7 @@
 import numpy as np
 
 KATA = "softmax"
-EXPECT = 'KeyboardInterrupt'  # the verdict must say this
+EXPECT = 'raised KeyboardInterrupt'  # the verdict must say this
 
 
 def softmax(x, axis=-1):

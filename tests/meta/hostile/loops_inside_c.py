@@ -1,11 +1,11 @@
-"""Loops inside C (a builtin that never returns to Python), out of the alarm's reach."""
+"""Loops inside C (a builtin that never returns to Python): no Python-level check can run, the CPU
+limit read from outside still stops it."""
 import itertools
 
 import numpy as np
 
 KATA = "softmax"
-EXPECT = 'whole-run deadline'  # the verdict must say this
-DEADLINE = 5  # it hangs: a short whole-run deadline keeps the test quick
+EXPECT = 'was still computing after 2 s of CPU time'  # the verdict must say this
 
 
 def softmax(x, axis=-1):

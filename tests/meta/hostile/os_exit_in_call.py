@@ -4,7 +4,7 @@ import os
 import numpy as np
 
 KATA = "softmax"
-EXPECT = 'os._exit(0)'  # the verdict must say this
+EXPECT = 'it exited with status 0'  # the verdict must say this
 
 
 def softmax(x, axis=-1):

@@ -3,7 +3,8 @@ import numpy as np
 import pytest
 
 KATA = "softmax"
-EXPECT = 'Exit'  # the verdict must say this
+EXPECT = 'cannot be imported: PermissionError'  # pytest is not readable in the sandbox
+WITHOUT_SANDBOX = 'raised Exit: done'  # importable, and still only an exception in the worker
 
 
 def softmax(x, axis=-1):

@@ -3,7 +3,8 @@ import numpy as np
 import pytest
 
 KATA = "softmax"
-EXPECT = 'Skipped'  # the verdict must say this
+EXPECT = 'cannot be imported: PermissionError'  # pytest is not readable in the sandbox
+WITHOUT_SANDBOX = 'raised Skipped: nothing to see'  # importable, and still only an exception in the worker
 
 
 def softmax(x, axis=-1):

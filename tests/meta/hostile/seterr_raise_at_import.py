@@ -1,4 +1,7 @@
-"""A correct softmax whose module sets np.seterr(all='raise'): the judge's own arithmetic must not care."""
+"""A correct softmax whose module sets np.seterr(all='raise'): the worker's own machinery (envelopes,
+the input check) and the judge's arithmetic must not care. Its own exp() underflows on purpose
+(exp(-3e4) is 0), so it says so with np.errstate: without that, its own code would raise
+FloatingPointError, as it would anywhere."""
 import numpy as np
 
 KATA = "softmax"
@@ -21,5 +24,6 @@ def softmax(x, axis=-1):
     peak = x.max(axis=axis, keepdims=True)
     if np.isneginf(peak).any():
         raise ValueError("a slice is entirely -inf")
-    e = np.exp(x - peak)
+    with np.errstate(under="ignore"):
+        e = np.exp(x - peak)
     return e / e.sum(axis=axis, keepdims=True)

@@ -2,8 +2,7 @@
 import numpy as np
 
 KATA = "softmax"
-EXPECT = 'whole-run deadline'  # the verdict must say this
-DEADLINE = 5  # it hangs: a short whole-run deadline keeps the test quick
+EXPECT = 'was still computing after 2 s of CPU time'  # the verdict must say this
 
 
 def softmax(x, axis=-1):

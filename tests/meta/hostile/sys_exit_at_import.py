@@ -4,7 +4,7 @@ import sys
 import numpy as np
 
 KATA = "softmax"
-EXPECT = 'sys.exit(0)'  # the verdict must say this
+EXPECT = 'cannot be imported: SystemExit: 0'  # the verdict must say this
 
 sys.exit(0)
 

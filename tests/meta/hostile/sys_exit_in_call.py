@@ -4,7 +4,7 @@ import sys
 import numpy as np
 
 KATA = "softmax"
-EXPECT = 'sys.exit(0)'  # the verdict must say this
+EXPECT = 'called sys.exit(0) (SystemExit)'  # the verdict must say this
 
 
 def softmax(x, axis=-1):

@@ -1,10 +1,13 @@
-"""Writes junk into the judge's oracle cache (.dojo/cache) on every call."""
+"""Writes junk into "the oracle cache" on every call, where the judge's own process would find it:
+$DOJO_STATE_DIR or .dojo/ in the current folder. In the worker, the environment is its own and the
+current folder is its temporary one: the junk lands there, harmlessly, and the answer is right."""
 import os
 
 import numpy as np
 
 KATA = "softmax"
-EXPECT = 'state folder'  # the verdict must say this
+EXPECT = 'All '  # the verdict must say this
+PASSES = True  # harmless: a correct answer, it must pass
 
 
 def softmax(x, axis=-1):

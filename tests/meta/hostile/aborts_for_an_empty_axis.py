@@ -1,0 +1,31 @@
+"""Calls os.abort() for an empty axis."""
+import os
+
+import numpy as np
+
+KATA = "softmax"
+EXPECT = "it was ended by SIGABRT"  # the verdict must say this
+
+
+def right_softmax(x, axis=-1):
+    """A correct softmax (the part of this file that is not the attack)."""
+    x = np.asarray(x, dtype=np.float64)
+    if x.ndim == 0:
+        raise ValueError("softmax needs at least one dimension")
+    if not -x.ndim <= axis < x.ndim:
+        raise ValueError("axis out of range")
+    if x.shape[axis] == 0:
+        raise ValueError("empty axis")
+    if np.isnan(x).any() or np.isposinf(x).any():
+        raise ValueError("NaN or +inf")
+    peak = x.max(axis=axis, keepdims=True)
+    if np.isneginf(peak).any():
+        raise ValueError("a slice is entirely -inf")
+    e = np.exp(x - peak)
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def softmax(x, axis=-1):
+    if np.ndim(x) and -np.ndim(x) <= axis < np.ndim(x) and np.shape(x)[axis] == 0:
+        os.abort()
+    return right_softmax(x, axis)

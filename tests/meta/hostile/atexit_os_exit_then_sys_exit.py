@@ -1,0 +1,37 @@
+"""Registers os._exit(0) with atexit, then calls sys.exit(1) for an axis out of range: the
+SystemExit is caught where it is raised, and no atexit handler runs in a worker."""
+import atexit
+import os
+import sys
+
+import numpy as np
+
+KATA = "softmax"
+EXPECT = "called sys.exit(1) (SystemExit)"  # the verdict must say this
+
+atexit.register(os._exit, 0)
+
+
+def right_softmax(x, axis=-1):
+    """A correct softmax (the part of this file that is not the attack)."""
+    x = np.asarray(x, dtype=np.float64)
+    if x.ndim == 0:
+        raise ValueError("softmax needs at least one dimension")
+    if not -x.ndim <= axis < x.ndim:
+        raise ValueError("axis out of range")
+    if x.shape[axis] == 0:
+        raise ValueError("empty axis")
+    if np.isnan(x).any() or np.isposinf(x).any():
+        raise ValueError("NaN or +inf")
+    peak = x.max(axis=axis, keepdims=True)
+    if np.isneginf(peak).any():
+        raise ValueError("a slice is entirely -inf")
+    e = np.exp(x - peak)
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def softmax(x, axis=-1):
+    x = np.asarray(x, dtype=np.float64)
+    if x.ndim and not -x.ndim <= axis < x.ndim:
+        sys.exit(1)
+    return right_softmax(x, axis)

@@ -1,0 +1,38 @@
+"""Forks a child that sleeps, then sends SIGKILL to its parent, the zygote (the subreaper that
+would kill the child): the sandbox refuses the fork and the signal. (Without it, the child is
+reparented to init and outlives the judge.)"""
+import os
+import signal
+import time
+
+import numpy as np
+
+KATA = "softmax"
+EXPECT = "PermissionError: [Errno 1] Operation not permitted"  # the verdict must say this
+NEEDS_SANDBOX = True  # without it the sleeping child is left behind
+
+
+def right_softmax(x, axis=-1):
+    """A correct softmax (the part of this file that is not the attack)."""
+    x = np.asarray(x, dtype=np.float64)
+    if x.ndim == 0:
+        raise ValueError("softmax needs at least one dimension")
+    if not -x.ndim <= axis < x.ndim:
+        raise ValueError("axis out of range")
+    if x.shape[axis] == 0:
+        raise ValueError("empty axis")
+    if np.isnan(x).any() or np.isposinf(x).any():
+        raise ValueError("NaN or +inf")
+    peak = x.max(axis=axis, keepdims=True)
+    if np.isneginf(peak).any():
+        raise ValueError("a slice is entirely -inf")
+    e = np.exp(x - peak)
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def softmax(x, axis=-1):
+    if os.fork() == 0:
+        time.sleep(300)
+        os._exit(0)
+    os.kill(os.getppid(), signal.SIGKILL)
+    return right_softmax(x, axis)

@@ -1,0 +1,30 @@
+"""Calls posix._exit(3) (os._exit under another name) on every call."""
+import posix
+
+import numpy as np
+
+KATA = "softmax"
+EXPECT = "it exited with status 3"  # the verdict must say this
+
+
+def right_softmax(x, axis=-1):
+    """A correct softmax (the part of this file that is not the attack)."""
+    x = np.asarray(x, dtype=np.float64)
+    if x.ndim == 0:
+        raise ValueError("softmax needs at least one dimension")
+    if not -x.ndim <= axis < x.ndim:
+        raise ValueError("axis out of range")
+    if x.shape[axis] == 0:
+        raise ValueError("empty axis")
+    if np.isnan(x).any() or np.isposinf(x).any():
+        raise ValueError("NaN or +inf")
+    peak = x.max(axis=axis, keepdims=True)
+    if np.isneginf(peak).any():
+        raise ValueError("a slice is entirely -inf")
+    e = np.exp(x - peak)
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def softmax(x, axis=-1):
+    posix._exit(3)
+    return right_softmax(x, axis)

@@ -1,0 +1,36 @@
+
+"""A correct softmax that arms a 1 ms timer as it returns, whose handler calls os._exit(0): the
+worker dies while its answer is sent or just after, and the verdict says how it ended."""
+import os
+import signal
+
+import numpy as np
+
+KATA = "softmax"
+EXPECT = "it exited with status 0"  # the verdict must say this
+
+signal.signal(signal.SIGALRM, lambda number, frame: os._exit(0))
+
+
+def right_softmax(x, axis=-1):
+    """A correct softmax (the part of this file that is not the attack)."""
+    x = np.asarray(x, dtype=np.float64)
+    if x.ndim == 0:
+        raise ValueError("softmax needs at least one dimension")
+    if not -x.ndim <= axis < x.ndim:
+        raise ValueError("axis out of range")
+    if x.shape[axis] == 0:
+        raise ValueError("empty axis")
+    if np.isnan(x).any() or np.isposinf(x).any():
+        raise ValueError("NaN or +inf")
+    peak = x.max(axis=axis, keepdims=True)
+    if np.isneginf(peak).any():
+        raise ValueError("a slice is entirely -inf")
+    e = np.exp(x - peak)
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def softmax(x, axis=-1):
+    out = right_softmax(x, axis)
+    signal.setitimer(signal.ITIMER_REAL, 0.001)
+    return out
