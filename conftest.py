@@ -128,10 +128,13 @@ def pytest_configure(config):
     if not config.getoption("hypothesis_profile", None):
         settings.load_profile("dojo-ci" if os.environ.get("CI") else "dojo")
     _examples_from_the_tests_alone()
-    if os.environ.get("DOJO_DIE_WITH", "").isdigit():  # started by the dojo tool: end with it
-        from dojo import sandbox
+    from dojo import sandbox
 
+    if os.environ.get("DOJO_DIE_WITH", "").isdigit():  # started by the dojo tool: end with it
         sandbox.die_with_parent(parent=int(os.environ["DOJO_DIE_WITH"]))
+    # A process the candidate's code leaves behind (where no seccomp stops it) becomes the
+    # judge's child if its own parent dies, and is killed at the end of the session.
+    sandbox.become_subreaper()
     if not (getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput")):
         from dojo.workers import Zygote
 
@@ -275,7 +278,7 @@ def pytest_collection_modifyitems(session, config, items):
 
 
 #: The states a worker may report for a file it cannot load (dojo/zygote.py, dojo/workers.py).
-LOAD_STATES = ("cannot-import", "numpy-only", "timed-out", "crashed")
+LOAD_STATES = ("cannot-import", "numpy-only", "timed-out")
 
 
 def _check_kata_file(config, kata, first_item):

@@ -124,7 +124,7 @@ class RemoteFunction:
         if reply.status == "hung":
             raise KataTimeout(reply.how)
         if reply.status == "died":
-            raise CandidateEscape(f"the process running your {self.function}() ended during the call: "
+            raise CandidateEscape(f"the process running your {self.function}() ended: "
                                   f"{reply.how}. A kata function must return its result or raise ValueError.")
         if reply.status == "broken":
             raise CandidateEscape(f"your {self.function}() could not be judged: {reply.how}")

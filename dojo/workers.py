@@ -244,19 +244,39 @@ class Worker:
             return self.problem
         self.zygote = self.zygote or Zygote.shared()
         self._tmp = tempfile.mkdtemp(prefix="dojo-worker-")
-        self.pid, self._sock, self._out = self.zygote.spawn(self.path, self.function, Path(self._tmp),
-                                                            self.limits.memory)
+        try:
+            self.pid, self._sock, self._out = self.zygote.spawn(self.path, self.function, Path(self._tmp),
+                                                                self.limits.memory)
+        except (OSError, EOFError, ValueError, RuntimeError, KeyError) as e:
+            # The zygote is gone: only code that could signal it (no Landlock here) kills it.
+            self.problem = {"status": "cannot-load", "state": "cannot-import", "line": None, "message": (
+                f"{self.path.name} could not be judged: the process that starts workers is gone "
+                f"({type(e).__name__}). Did your code kill it? Run the judge again.")}
+            self.close()
+            return self.problem
         reply = self._await(self.limits.load_cpu, what=f"importing {self.path.name}")
+        if reply.status == "returned" and reply.info.get("status") == "sandboxed":
+            # said before any of the candidate's code ran: what the sandbox really holds
+            self.sandbox = {k: v for k, v in reply.info.items() if k != "status"}
+            reply = self._await(self.limits.load_cpu, what=f"importing {self.path.name}")
         self._read_output()
         self._flush_output()
         if reply.status == "returned" and reply.info.get("status") == "ready":
-            self.sandbox = {k: v for k, v in reply.info.items() if k != "status"}
             return None
-        if reply.status == "returned":  # cannot-load, with its message
-            self.problem = dict(reply.info)
-        else:
-            self.problem = {"status": "cannot-load", "state": "timed-out" if reply.status == "hung" else "crashed",
+        info = reply.info if reply.status == "returned" else {}
+        state, message = info.get("state"), info.get("message")
+        if reply.status != "returned":
+            self.problem = {"status": "cannot-load", "state": "timed-out" if reply.status == "hung" else "cannot-import",
                             "message": f"importing {self.path.name}: {reply.how}", "line": None}
+        elif info.get("status") != "cannot-load" or state not in ("cannot-import", "numpy-only") \
+                or not isinstance(message, str):  # the candidate's code can forge what its process sends
+            self.problem = {"status": "cannot-load", "state": "cannot-import", "line": None, "message": (
+                f"{self.path.name} could not be judged: the process running it sent a malformed "
+                f"answer while loading it")}
+        else:
+            line = info.get("line")
+            self.problem = {"status": "cannot-load", "state": state, "message": message[:4000],
+                            "line": line if isinstance(line, int) else None}
         self.close()
         return self.problem
 
@@ -335,6 +355,13 @@ class Worker:
         started = last = time.monotonic()
         idle = 0.0
         window_start, window_cpu, window_runnable, window_samples = last, start_cpu, 0, 0
+        if self._buffer:  # a frame that arrived with the previous one
+            try:
+                frame = wire.take(self._buffer)
+            except wire.WireError as e:
+                return self._broken(f"it sent something that is not an answer ({e})")
+            if frame is not None:
+                return self._reply(*frame, cpu=0.0)
         try:
             while True:
                 ready, _, _ = select.select([self._sock, self._out], [], [], 0.05)
@@ -390,7 +417,7 @@ class Worker:
             mutated = values.get("mutated") or {}
             return Reply("returned", info=message, value=values.get("value"),
                          mutated=mutated if isinstance(mutated, dict) else {}, cpu=cpu)
-        if message.get("status") in ("raised", "ready", "cannot-load", "timed", "traced"):
+        if message.get("status") in ("raised", "ready", "sandboxed", "cannot-load", "timed", "traced"):
             status = "raised" if message["status"] == "raised" else "returned"
             return Reply(status, info=message, cpu=cpu)
         return self._broken("it sent an answer of an unknown kind")

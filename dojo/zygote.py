@@ -264,6 +264,17 @@ def _address_space() -> int:
 
 
 _READABLE: list[str] = []
+
+
+def _holds_packages(folder: Path) -> bool:
+    """Whether ``folder`` holds an interpreter's packages below it (pyenv's and conda's lib/
+    holds python3.X/site-packages next to libpython): then only the library files themselves
+    may be read, never the folder."""
+    try:
+        return any(child.name.startswith("python") or child.name.endswith("-packages")
+                   for child in folder.iterdir())
+    except OSError:
+        return True
 _FORGOTTEN: set[int] = set()
 
 
@@ -289,8 +300,8 @@ def _readable_base() -> list[str]:
         with open("/proc/self/maps", encoding="utf-8", errors="replace") as f:
             for line in f:
                 name = line.split(None, 5)[-1].strip()
-                if name.startswith("/") and "-packages" not in name:
-                    paths.add(str(Path(name).parent))
+                if name.startswith("/") and "-packages" not in name and os.path.isfile(name):
+                    paths.add(name if _holds_packages(Path(name).parent) else str(Path(name).parent))
     except OSError:
         pass
     return sorted(paths)
@@ -344,6 +355,9 @@ def serve(channel: socket.socket, path: Path, function: str, status: dict) -> No
     from dojo import wire
     from dojo.loader import module_name_for
 
+    # What the sandbox holds is said before any of the candidate's code runs, so it cannot be
+    # forged by that code.
+    wire.send(channel, {"status": "sandboxed", **status})
     sys.meta_path.insert(0, _Refuse())
     try:
         spec = importlib.util.spec_from_file_location(module_name_for(path), path)
@@ -366,7 +380,7 @@ def serve(channel: socket.socket, path: Path, function: str, status: dict) -> No
                             "message": message, "line": info["line"]})
         return
     _flush()
-    wire.send(channel, {"status": "ready", **status})
+    wire.send(channel, {"status": "ready"})
     buffer = bytearray()
     while True:
         try:

@@ -1,12 +1,10 @@
-"""Writes into its input, and replaces np.array_equal (which the worker compares an input before and
-after the call with) by one that always agrees: a one-line way past a check that runs in the
-process the candidate's code runs in."""
+"""Writes into its input, and replaces np.array_equal by one that always agrees: a one-line way
+past a check that runs in the process the candidate's code runs in, had that check used NumPy
+(the worker compares the inputs' bytes, which no NumPy function touches)."""
 import numpy as np
 
 KATA = "softmax"
 EXPECT = "modified its input `x` in place"  # the verdict must say this
-KNOWN_HOLE = ("the worker reports which inputs a call changed (dojo/zygote.py _call, _same) with "
-              "the NumPy the candidate's code can replace")
 
 np.array_equal = lambda *args, **kwargs: True
 
