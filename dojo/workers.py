@@ -99,11 +99,13 @@ class Zygote:
 
     @classmethod
     def start(cls, export: bool = False) -> "Zygote":
-        folder = tempfile.mkdtemp(prefix="dojo-zygote-")
-        address = os.path.join(folder, "socket")
         token = secrets.token_hex(16)
+        if sys.platform.startswith("linux"):  # an abstract socket: no path length limit, no file
+            address = f"@dojo-zygote-{os.getpid()}-{secrets.token_hex(6)}"
+        else:
+            address = os.path.join(tempfile.mkdtemp(prefix="dojo-zygote-"), "socket")
         read_end, write_end = os.pipe()
-        env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "LC_ALL", "SYSTEMROOT")}
+        env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "LC_ALL", "SYSTEMROOT", "TMPDIR")}
         env.update(ONE_THREAD, DOJO_ZYGOTE_TOKEN=token)
         boot = f"import sys; sys.path.insert(0, {str(ROOT)!r}); from dojo import zygote; " \
                f"zygote.main(sys.argv[1], zygote.os.environ.pop('DOJO_ZYGOTE_TOKEN'), int(sys.argv[2]))"
@@ -134,7 +136,7 @@ class Zygote:
         deadline = time.monotonic() + 60.0
         while True:  # a zygote started by a parent may still be importing NumPy
             try:
-                conn.connect(self.address)
+                conn.connect(sockaddr(self.address))
                 break
             except (FileNotFoundError, ConnectionRefusedError):
                 if time.monotonic() > deadline:
@@ -192,6 +194,11 @@ class Zygote:
                     self.proc.kill()
         if Zygote._mine is self:
             Zygote._mine = None
+
+
+def sockaddr(address: str) -> str:
+    """A Unix socket address as the socket module takes it: "@name" is Linux's abstract name."""
+    return "\0" + address[1:] if address.startswith("@") else address
 
 
 # -- one worker -------------------------------------------------------------------------------

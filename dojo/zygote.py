@@ -54,7 +54,7 @@ def main(address: str, token: str, lifeline: int) -> None:
     _READABLE = _readable_base()  # once: the same for every worker
     sandbox.become_subreaper()
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(address)
+    listener.bind("\0" + address[1:] if address.startswith("@") else address)
     listener.listen(16)
     os.write(1, b"ready\n")
     null = os.open(os.devnull, os.O_RDWR)
