@@ -34,8 +34,9 @@ import time
 import traceback
 from pathlib import Path
 
-#: Modules a kata may not import: the libraries that would do the kata, and the judge.
-JUDGE_MODULES = ("tests", "conftest", "dojo", "solutions")
+#: Modules a kata may not import besides the libraries that would do the kata (loader.FORBIDDEN):
+#: the judge's own, and the libraries it runs on.
+JUDGE_MODULES = ("tests", "conftest", "dojo", "solutions", "pytest", "_pytest", "hypothesis", "pluggy")
 
 
 # -- the zygote -----------------------------------------------------------------------------

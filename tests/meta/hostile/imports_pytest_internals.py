@@ -7,8 +7,7 @@ import _pytest.reports
 import numpy as np
 
 KATA = "softmax"
-EXPECT = "cannot be imported: PermissionError"  # the verdict must say this
-WITHOUT_SANDBOX = "is wrong"  # importable there; the patch changes nothing the judge runs
+EXPECT = "part of the judge"  # the worker refuses the judge's libraries by name (and cannot read them)
 
 _pytest.reports.BaseReport.failed = property(lambda self: False)
 _pytest.reports.BaseReport.passed = property(lambda self: True)

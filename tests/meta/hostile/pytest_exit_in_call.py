@@ -3,8 +3,7 @@ import numpy as np
 import pytest
 
 KATA = "softmax"
-EXPECT = 'cannot be imported: PermissionError'  # pytest is not readable in the sandbox
-WITHOUT_SANDBOX = 'raised Exit: done'  # importable, and still only an exception in the worker
+EXPECT = "part of the judge"  # the worker refuses the judge's libraries by name (and cannot read them)
 
 
 def softmax(x, axis=-1):

@@ -3,8 +3,7 @@ import numpy as np
 from hypothesis import reject
 
 KATA = "softmax"
-EXPECT = 'cannot be imported: PermissionError'  # Hypothesis is not readable in the sandbox
-WITHOUT_SANDBOX = 'raised UnsatisfiedAssumption'  # importable, and still only an exception in the worker
+EXPECT = "part of the judge"  # the worker refuses the judge's libraries by name (and cannot read them)
 
 
 def softmax(x, axis=-1):

@@ -6,7 +6,7 @@ import sys
 import numpy as np
 
 KATA = "softmax"
-EXPECT = "PermissionError: [Errno 13] Permission denied"  # the verdict must say this
+EXPECT = "No module named 'torch'"  # the folder that holds torch cannot even be listed
 NEEDS_SANDBOX = True  # without it the hook is the only guard, and it is gone: torch answers
 
 
