@@ -143,6 +143,9 @@ def npy_bytes(value) -> bytes:
     return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header + value.tobytes()
 
 
+_DTYPES: dict = {}
+
+
 def npy_array(data: bytes):
     """A ``.npy`` blob as an array (never unpickles: object dtypes are refused)."""
     import numpy as np
@@ -160,7 +163,9 @@ def npy_array(data: bytes):
     if match is None:
         raise WireError("an .npy header this reader does not accept")
     descr, fortran, shape_text = match.groups()
-    dtype = np.dtype(descr)
+    dtype = _DTYPES.get(descr)
+    if dtype is None:
+        dtype = _DTYPES[descr] = np.dtype(descr)
     if dtype.kind not in _KINDS or dtype.hasobject:
         raise WireError(f"an array of dtype {descr}")
     shape = tuple(int(n) for n in shape_text.replace(" ", "").split(",") if n)
@@ -242,28 +247,31 @@ def _value(node, blobs: list, depth: int):
 # -- frames on a socket ---------------------------------------------------------------------
 
 
+def frame(message: dict, **values) -> bytes:
+    """One frame: ``message`` (plain JSON) and ``values`` (any values) under one JSON header,
+    then the array leaves' ``.npy`` bytes."""
+    blobs: list[bytes] = []
+    trees = {name: _node(value, blobs, 0) for name, value in values.items()}
+    header = json.dumps({"m": message, "v": trees, "b": [len(b) for b in blobs]},
+                        separators=(",", ":")).encode()
+    size = 4 + len(header) + sum(len(b) for b in blobs)
+    return b"".join([struct.pack("<QI", size, len(header)), header, *blobs])
+
+
 def send(sock: socket.socket, message: dict, **values) -> None:
-    """Send ``message`` (plain JSON) with ``values`` (any values, as envelopes)."""
-    body = json.dumps(message, separators=(",", ":")).encode()
-    parts = [struct.pack("<I", len(body)), body]
-    for name, value in values.items():
-        blob = encode(value)
-        key = name.encode()
-        parts += [struct.pack("<H", len(key)), key, struct.pack("<Q", len(blob)), blob]
-    payload = b"".join(parts)
-    sock.sendall(struct.pack("<Q", len(payload)) + payload)
+    """Send one frame on a blocking socket."""
+    sock.sendall(frame(message, **values))
 
 
-def receive(sock: socket.socket, raw: dict | None = None) -> tuple[dict, dict]:
-    """The next ``(message, values)``; ``EOFError`` when the other side has gone. ``raw``, when
-    given, receives each value's envelope bytes."""
+def receive(sock: socket.socket) -> tuple[dict, dict]:
+    """The next ``(message, values)``; ``EOFError`` when the other side has gone."""
     (size,) = struct.unpack("<Q", _exactly(sock, 8))
     if size > MAX_FRAME:
         raise WireError(f"a message of {size} bytes (the limit is {MAX_FRAME})")
-    return parse(_exactly(sock, size), raw)
+    return parse(_exactly(sock, size))
 
 
-def take(buffer: bytearray, raw: dict | None = None):
+def take(buffer: bytearray):
     """The first whole frame in ``buffer`` as ``(message, values)``, removed from it; None while
     it is incomplete. For a reader that must never block on a half-sent frame."""
     if len(buffer) < 8:
@@ -275,31 +283,28 @@ def take(buffer: bytearray, raw: dict | None = None):
         return None
     payload = bytes(buffer[8:8 + size])
     del buffer[:8 + size]
-    return parse(payload, raw)
+    return parse(payload)
 
 
-def parse(payload: bytes, raw: dict | None = None) -> tuple[dict, dict]:
+def parse(payload: bytes) -> tuple[dict, dict]:
     """A frame's payload as ``(message, values)``."""
-    payload = memoryview(payload)
     try:
         (n,) = struct.unpack_from("<I", payload, 0)
-        message = json.loads(bytes(payload[4:4 + n]))
-        offset, values = 4 + n, {}
-        while offset < len(payload):
-            (k,) = struct.unpack_from("<H", payload, offset)
-            key = bytes(payload[offset + 2:offset + 2 + k]).decode()
-            (b,) = struct.unpack_from("<Q", payload, offset + 2 + k)
-            start = offset + 10 + k
-            blob = bytes(payload[start:start + b])
-            values[key] = decode(blob)
-            if raw is not None:
-                raw[key] = blob
-            offset = start + b
-    except (struct.error, ValueError, UnicodeDecodeError) as e:
+        header = json.loads(payload[4:4 + n])
+        message, trees, sizes = header["m"], header["v"], header["b"]
+    except (struct.error, ValueError, UnicodeDecodeError, KeyError, TypeError) as e:
         raise WireError(f"a malformed frame ({e})") from None
-    if not isinstance(message, dict):
-        raise WireError("a frame whose message is not an object")
-    return message, values
+    if not isinstance(message, dict) or not isinstance(trees, dict):
+        raise WireError("a frame whose message or values are not objects")
+    if not isinstance(sizes, list) or not all(isinstance(k, int) and k >= 0 for k in sizes):
+        raise WireError("malformed blob sizes")
+    blobs, offset = [], 4 + n
+    for k in sizes:
+        blobs.append(payload[offset:offset + k])
+        offset += k
+    if offset != len(payload):
+        raise WireError("blob sizes do not add up to the frame")
+    return message, {str(name): _value(tree, blobs, 0) for name, tree in trees.items()}
 
 
 def _exactly(sock: socket.socket, n: int) -> bytes:

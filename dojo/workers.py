@@ -343,14 +343,24 @@ class Worker:
         if self.start() is not None:
             return Reply("broken", info=self.problem, how=self.problem.get("message", ""))
         try:
-            self._sock.settimeout(self.limits.wall)
-            wire.send(self._sock, message, args=kwargs)
-            self._sock.setblocking(False)
+            self._send(wire.frame(message, args=kwargs))
         except OSError:
             return self._died()
         reply = self._await(cpu if cpu is not None else self.limits.cpu, what=f"your {self.function}()")
         self._flush_output()
         return reply
+
+    def _send(self, data: bytes) -> None:
+        """All of ``data`` on the (non-blocking) socket; a worker that reads nothing for
+        ``Limits.wall`` seconds counts as gone."""
+        view, deadline = memoryview(data), time.monotonic() + self.limits.wall
+        while view:
+            try:
+                view = view[self._sock.send(view):]
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise TimeoutError("the worker reads nothing") from None
+                select.select([], [self._sock], [], 0.05)
 
     # -- waiting, from outside --------------------------------------------------------------
     def _await(self, cpu_limit: float, what: str) -> Reply:

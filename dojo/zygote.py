@@ -385,15 +385,14 @@ def serve(channel: socket.socket, path: Path, function: str, status: dict) -> No
     buffer = bytearray()
     while True:
         try:
-            raw = {}
-            request, values = _next_frame(channel, buffer, raw)
+            request, values = _next_frame(channel, buffer)
         except (EOFError, OSError, wire.WireError):
             return
         op = request.get("op")
         kwargs = values.get("args", {})
         after = {}
         if op == "call":
-            reply, result = _call(fn, kwargs, path, raw.get("args"))
+            reply, result = _call(fn, kwargs, path)
             after = {k: kwargs[k] for k in reply.get("mutated", ())}
         elif op == "time":
             reply, result = _time(fn, kwargs, float(request.get("budget", 0.5))), None
@@ -408,12 +407,12 @@ def serve(channel: socket.socket, path: Path, function: str, status: dict) -> No
             return
 
 
-def _next_frame(channel: socket.socket, buffer: bytearray, raw: dict):
+def _next_frame(channel: socket.socket, buffer: bytearray):
     """The judge's next request, read in as few system calls as possible."""
     from dojo import wire
 
     while True:
-        frame = wire.take(buffer, raw)
+        frame = wire.take(buffer)
         if frame is not None:
             return frame
         chunk = channel.recv(1 << 20)
@@ -422,20 +421,36 @@ def _next_frame(channel: socket.socket, buffer: bytearray, raw: dict):
         buffer += chunk
 
 
-def _call(fn, kwargs: dict, path: Path, sent: bytes | None) -> tuple[dict, object]:
-    from dojo import wire
+def _call(fn, kwargs: dict, path: Path) -> tuple[dict, object]:
+    import numpy as np
 
+    # The inputs as they were given, to tell afterwards which ones the call wrote into: an
+    # array by its bytes (no NumPy function the code could replace), anything else by a copy.
+    before = {k: (_Bytes(v) if type(v) is np.ndarray else copy.deepcopy(v)) for k, v in kwargs.items()}
     start = time.perf_counter()
     try:
         result = fn(**kwargs)
     except BaseException as e:  # noqa: BLE001 - what the candidate's code raises is data here
         return {**_raised(e, path), "seconds": time.perf_counter() - start}, None
     seconds = time.perf_counter() - start
-    mutated = []
-    if sent is not None and wire.encode(kwargs) != sent:  # the inputs as they were sent: changed?
-        before = wire.decode(sent)
-        mutated = [k for k in before if not _same(before[k], kwargs[k])]
+    mutated = [k for k, was in before.items()
+               if not (was.same(kwargs[k]) if type(was) is _Bytes else _same(was, kwargs[k]))]
     return {"status": "returned", "mutated": mutated, "seconds": seconds}, result
+
+
+class _Bytes:
+    """An array as it was: shape, dtype and bytes."""
+
+    __slots__ = ("shape", "dtype", "data")
+
+    def __init__(self, a):
+        self.shape, self.dtype, self.data = a.shape, a.dtype.str, a.tobytes()
+
+    def same(self, b) -> bool:
+        import numpy as np
+
+        return (type(b) is np.ndarray and b.shape == self.shape and b.dtype.str == self.dtype
+                and b.tobytes() == self.data)
 
 
 def _same(a, b) -> bool:

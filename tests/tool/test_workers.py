@@ -137,10 +137,11 @@ def test_an_answer_over_the_kata_budget_is_too_slow_with_its_figures(tmp_path):
 
 
 def test_peak_memory_is_the_rise_of_resident_memory_during_one_call(worker):
-    small = worker("return np.zeros(10)").peak_memory({})
-    big = worker("a = np.ones((4096, 4096))\nreturn float(a[0, 0])").peak_memory({})
+    small = worker("return np.zeros(10)", limits=Limits()).peak_memory({})
+    big = worker("a = np.ones((2048, 2048))\nreturn float(a[0, 0])", limits=Limits()).peak_memory({})
     assert small[0].status == "returned" and small[1] < 4 * 2**20
-    assert big[0].status == "returned" and big[1] > 100 * 2**20  # one 128 MiB matrix
+    assert big[0].status == "returned", big[0].how
+    assert big[1] > 28 * 2**20  # one 32 MiB matrix
 
 
 def test_closing_leaves_no_process(worker):
