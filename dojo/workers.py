@@ -108,7 +108,7 @@ class Zygote:
         env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "LC_ALL", "SYSTEMROOT", "TMPDIR")}
         env.update(ONE_THREAD, DOJO_ZYGOTE_TOKEN=token)
         boot = f"import sys; sys.path.insert(0, {str(ROOT)!r}); from dojo import zygote; " \
-               f"zygote.main(sys.argv[1], zygote.os.environ.pop('DOJO_ZYGOTE_TOKEN'), int(sys.argv[2]))"
+               f"zygote.run(sys.argv[1], zygote.os.environ.pop('DOJO_ZYGOTE_TOKEN'), int(sys.argv[2]))"
         proc = subprocess.Popen(
             [sys.executable, "-I", "-c", boot, address, str(read_end)], pass_fds=(read_end,), env=env,
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, start_new_session=True, close_fds=True,

@@ -42,6 +42,15 @@ JUDGE_MODULES = ("tests", "conftest", "dojo", "solutions", "pytest", "_pytest", 
 # -- the zygote -----------------------------------------------------------------------------
 
 
+def run(address: str, token: str, lifeline: int) -> None:
+    """``main``, silent when the process that started it is already gone (its pipes closed):
+    nothing of the zygote's may reach the user's terminal as a traceback."""
+    try:
+        main(address, token, lifeline)
+    except (BrokenPipeError, ConnectionError, KeyboardInterrupt):
+        pass
+
+
 def main(address: str, token: str, lifeline: int) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a Ctrl-C is the judge's to handle
     import numpy  # noqa: F401 - what every worker needs, imported once
@@ -57,7 +66,10 @@ def main(address: str, token: str, lifeline: int) -> None:
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind("\0" + address[1:] if address.startswith("@") else address)
     listener.listen(16)
-    os.write(1, b"ready\n")
+    try:
+        os.write(1, b"ready\n")
+    except OSError:  # the process that started it has already gone (a command that judged nothing)
+        return
     null = os.open(os.devnull, os.O_RDWR)
     os.dup2(null, 1)
     os.close(null)
