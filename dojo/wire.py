@@ -68,12 +68,19 @@ def type_name(value) -> str:
 def encode(value) -> bytes:
     """The envelope for ``value`` (never fails: what it cannot carry becomes ``Foreign``)."""
     blobs: list[bytes] = []
-    try:
-        tree = _node(value, blobs, 0)
-    except Exception as e:  # noqa: BLE001 - the candidate's __array__ or __class__ raised while read
-        blobs, tree = [], _foreign(value, f" (unreadable: {type(e).__name__})")
+    tree = _tree(value, blobs)
     header = json.dumps({"v": tree, "blobs": [len(b) for b in blobs]}, separators=(",", ":")).encode()
     return b"".join([MAGIC, struct.pack("<I", len(header)), header, *blobs])
+
+
+def _tree(value, blobs: list) -> list:
+    """``value``'s tree, its arrays appended to ``blobs``; never fails."""
+    start = len(blobs)
+    try:
+        return _node(value, blobs, 0)
+    except Exception as e:  # noqa: BLE001 - the candidate's __array__ or __class__ raised while read
+        del blobs[start:]
+        return _foreign(value, f" (unreadable: {type(e).__name__})")
 
 
 def _foreign(value, why: str = "") -> list:
@@ -251,7 +258,7 @@ def frame(message: dict, **values) -> bytes:
     """One frame: ``message`` (plain JSON) and ``values`` (any values) under one JSON header,
     then the array leaves' ``.npy`` bytes."""
     blobs: list[bytes] = []
-    trees = {name: _node(value, blobs, 0) for name, value in values.items()}
+    trees = {name: _tree(value, blobs) for name, value in values.items()}
     header = json.dumps({"m": message, "v": trees, "b": [len(b) for b in blobs]},
                         separators=(",", ":")).encode()
     size = 4 + len(header) + sum(len(b) for b in blobs)

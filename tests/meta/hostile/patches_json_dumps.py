@@ -9,7 +9,8 @@ import numpy as np
 KATA = "softmax"
 EXPECT = "sent a malformed answer"  # the verdict must say this
 
-json.dumps = lambda *args, **kwargs: '{"status": "cannot-load", "state": "passed"}'
+# a well-formed frame header (dojo/wire.py) whose message is the forgery
+json.dumps = lambda *args, **kwargs: '{"m": {"status": "cannot-load", "state": "passed"}, "v": {}, "b": []}'
 
 
 def right_softmax(x, axis=-1):
