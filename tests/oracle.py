@@ -241,6 +241,21 @@ def causal_self_attention(x, w_q, w_k, w_v):
 
 
 @memoised
+def projected_attention(x, w_q, w_k, w_v, w_o, *, causal):
+    """(out, weights) of single-head attention on Q = x w_q, K = x w_k, V = x w_v, then times w_o.
+    The projections are torch's: an answer is keyed by its inputs as drawn, never by a product
+    computed here, whose last bits depend on the machine's BLAS (a key that differs on another
+    CPU is an answer that is not shipped)."""
+    t = torch()
+    x = tensor(x)
+    q, k, v = x @ tensor(w_q), x @ tensor(w_k), x @ tensor(w_v)
+    n = x.shape[0]
+    allowed = t.ones(n, n, dtype=t.bool).tril() if causal else None
+    out = t.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=allowed)
+    return (out @ tensor(w_o)).numpy(), _weights(q, k, allowed).numpy()[None]
+
+
+@memoised
 def multihead_attention(x, w_q, w_k, w_v, w_o, *, num_heads, causal):
     """(out, weights): torch's (n, h*d) -> (h, n, d) head split, SDPA per head, concat, w_o."""
     t = torch()

@@ -333,13 +333,11 @@ def test_large_scores_stay_finite_and_match_torch(kata, case):
 @prop(case=ONE_HEAD_PROBLEMS)
 def test_one_head_is_plain_single_head_attention(kata, case):
     """With num_heads=1 it is single-head attention on Q = x w_q, K = x w_k, V = x w_v, then times w_o"""
-    x = case["x"]
-    n = x.shape[0]
-    mask = np.tril(np.ones((n, n), dtype=bool)) if case["causal"] else None
-    out1, weights1 = oracle.attention(x @ case["w_q"], x @ case["w_k"], x @ case["w_v"], mask)
+    want = oracle.projected_attention(case["x"], case["w_q"], case["w_k"], case["w_v"], case["w_o"],
+                                      causal=bool(case["causal"]))
     compare(
         run(kata, case),
-        (out1 @ case["w_o"], weights1[None]),
+        want,
         case,
         "torch single-head attention softmax(Q Kᵀ / sqrt(d_k)) V, then times w_o",
     )
