@@ -117,6 +117,7 @@ def pytest_configure(config):
     config.dojo_hung = set()
     config.dojo_failed = set()
     config.dojo_records = []
+    config.dojo_printed = []
     # The random profile replays what it found before, from one example database per
     # implementation folder: a failure found in one implementation is never replayed against
     # another.
@@ -195,9 +196,12 @@ def pytest_ignore_collect(collection_path, config):
 class KataStatus(pytest.Item):
     """One line standing for a whole kata that cannot be judged property by property."""
 
-    def __init__(self, *, problem: str, state: str, kata: str, **kwargs):
+    def __init__(self, *, problem: dict, state: str, kata: str, **kwargs):
+        from dojo.messages import text
+
         super().__init__(**kwargs)
-        self.problem = problem
+        self.message = problem
+        self.problem = f"{kata}: {text(problem)}"
         self.state = state
         self.kata = kata
 
@@ -283,6 +287,7 @@ LOAD_STATES = ("cannot-import", "numpy-only", "timed-out")
 
 def _check_kata_file(config, kata, first_item):
     """None when the kata can be judged; otherwise (message, state)."""
+    from dojo.messages import message as said
     from dojo.remote import CandidateError, RemoteFunction
     from dojo.workers import Limits
 
@@ -291,9 +296,10 @@ def _check_kata_file(config, kata, first_item):
     try:
         check_source(path)
     except KataProblem as e:
-        return f"{kata.module}: {e}", e.state
+        return said("text", text=str(e)), e.state
     fn = RemoteFunction(path, kata.function, Limits(cpu=config.getoption("--kata-timeout")),
-                        cpu_budget=CPU_PER_EXAMPLE * settings.default.max_examples)
+                        cpu_budget=CPU_PER_EXAMPLE * settings.default.max_examples,
+                        on_output=functools.partial(_candidate_printed, config))
     config.dojo_remotes.append(fn)
     problem = fn.load()
     if fn.sandbox:
@@ -302,22 +308,17 @@ def _check_kata_file(config, kata, first_item):
         state, message = problem.get("state"), problem.get("message")
         if state not in LOAD_STATES or not isinstance(message, str):
             # the worker runs the candidate's code, which can forge its answers (json.dumps replaced)
-            state, message = "cannot-import", (f"{path.name} could not be judged: the process running it "
-                                               f"sent a malformed answer while loading it")
-        return f"{kata.module}: {message}", state
+            return said("kata.malformed-load", file=path.name), "cannot-import"
+        return said("text", text=message), state
     probe = getattr(first_item.module, "PROBE", None)
     if probe is not None:
         try:
             fn(**probe())
         except CandidateError as e:
             if e.type_name == "NotImplementedError":
-                return (
-                    f"{kata.module}: not implemented yet. Write {kata.function}() in {shown} "
-                    f"(the docstring is the contract), then run this again.",
-                    "not-started",
-                )
+                return said("kata.not-started", function=kata.function, file=shown), "not-started"
         except KataTimeout as e:
-            return f"{kata.module}: {e}", "timed-out"
+            return said("text", text=str(e)), "timed-out"
         except Exception:
             pass  # the properties will say what is wrong
     config.dojo_functions[kata.module] = fn
@@ -427,6 +428,7 @@ def pytest_runtest_setup(item):
         item.config.dojo_watchdog.running(kata.module if kata else "", item.name)
     if kata is None:
         return
+    item.config.dojo_printed = []
     remote = item.config.dojo_functions.get(kata.module)
     if remote is not None and hasattr(remote, "progress"):
         started = item.config.dojo_started[kata.module] = item.config.dojo_started.get(kata.module, 0) + 1
@@ -435,6 +437,9 @@ def pytest_runtest_setup(item):
         remote.progress = lambda: (started - 0.5) / mine  # this property half done, on average
     _bound_shrinking(item)
     if kata.module in item.config.dojo_hung:
+        from dojo.messages import message
+
+        item._dojo_skipped = message("candidate.hung-before", kata=kata.module)
         pytest.skip(f"{kata.module} timed out in an earlier property; fix the hang first")
     if kata.module in item.config.dojo_failed and item.config.getoption("--dojo-json"):
         # The tool shows the first failure in full and only names the others, so their
@@ -449,6 +454,15 @@ def pytest_runtest_setup(item):
 # -- Readable verdicts ----------------------------------------------------------------------
 
 
+def _candidate_printed(config, text: str) -> None:
+    """What the candidate's code printed: shown as pytest shows a test's output, and kept for
+    the property's record (``output``)."""
+    import sys
+
+    sys.stdout.write(text)
+    config.dojo_printed.append(text)
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item, call):
     report = yield
@@ -457,45 +471,67 @@ def pytest_runtest_makereport(item, call):
         return report
     if call.when == "call" or report.outcome != "passed":
         state = "passed" if report.passed else ("skipped" if report.skipped else "failed")
-        message = ""
+        failure: dict = {}
         pending = False
         if isinstance(item, KataStatus):
             state = item.state
-            message = item.problem
+            failure = {"message": item.message, "file_level": True}
         elif report.failed and call.excinfo is not None:
             first = kata.module not in item.config.dojo_failed
             item.config.dojo_failed.add(kata.module)
             if call.excinfo.errisinstance(KataTimeout):
                 item.config.dojo_hung.add(kata.module)
                 state = "timed-out"
-            pending = first and state != "timed-out"
-            explained = _explain(item, kata, call.excinfo, pending)
-            if explained is not None:
-                report.longrepr = explained
-                message = explained
-            else:
-                message = str(call.excinfo.value)
-                pending = False
+            failure = _failure(item, kata, call.excinfo)
+            pending = first and state != "timed-out" and failure.get("status") != "error-in-judge"
         elif report.skipped:
-            message = str(report.longrepr[-1]) if isinstance(report.longrepr, tuple) else ""
+            reason = str(report.longrepr[-1]) if isinstance(report.longrepr, tuple) else ""
+            if reason.startswith("Skipped: "):
+                reason = reason[len("Skipped: "):]
+            failure = {"message": getattr(item, "_dojo_skipped", None) or _text_message(reason)}
         if call.when == "call" or report.failed or report.skipped:
+            from dojo.verdict import status_of
+
+            status = failure.pop("status", None)
             record = {
                 "index": getattr(item, "_dojo_index", 0),
                 "kata": kata.module,
                 "property": item.name,
+                "id": item.name,
                 "title": _title(item),
                 "state": state,
-                "message": message,
+                "status": "error" if status in ("error", "error-in-judge") else status_of(state),
+                "message": None,
+                "node": item.nodeid,
+                "seconds": round(getattr(report, "duration", 0.0), 3),
+                "output": _output(item.config),
+                **failure,
             }
             if pending:  # diagnosed at the end of the session, when no property runs any more
                 guarded = getattr(item, "funcargs", {}).get("kata")
-                hint = getattr(call.excinfo.value, "hint", None)
-                item.config.dojo_pending.append(
-                    (kata, report, record, list(getattr(guarded, "calls", [])), hint)
-                )
+                item.config.dojo_pending.append((kata, report, record, list(getattr(guarded, "calls", []))))
+            if report.failed and status != "error-in-judge" and not failure.get("file_level"):
+                report.longrepr = _failure_text(record, kata)
             item.config.dojo_records.append(record)
             _write_report(item.config, complete=False)  # what is known so far, if the run dies
     return report
+
+
+def _output(config) -> str:
+    """What the candidate's code printed during this property, capped as exercism caps it."""
+    from dojo.results import OUTPUT_LIMIT, TRUNCATED
+
+    text = "".join(getattr(config, "dojo_printed", []))
+    config.dojo_printed = []
+    if len(text) > OUTPUT_LIMIT:
+        text = text[:OUTPUT_LIMIT - len(TRUNCATED)] + TRUNCATED
+    return text
+
+
+def _text_message(text: str) -> dict:
+    from dojo.messages import message
+
+    return message("text", text=text)
 
 
 def _title(item) -> str:
@@ -505,8 +541,11 @@ def _title(item) -> str:
     return doc.strip().splitlines()[0]
 
 
-#: Stands in a failure's text for the diagnosis until the end of the session.
-DIAGNOSIS_MARK = "\x00diagnosis\x00"
+def _failure_text(record: dict, kata) -> str:
+    """What plain pytest prints for a failing property: the same text the tool shows."""
+    from dojo.render import failure_text
+
+    return failure_text(record, kata.function, header=f"{kata.module} — {record['title']}")
 
 
 def _diagnose_pending(config) -> None:
@@ -515,7 +554,7 @@ def _diagnose_pending(config) -> None:
     not change the examples of the properties after it. Every call is time-limited."""
     from dojo.diagnosis import diagnose
 
-    for kata, report, record, calls, hint in config.dojo_pending:
+    for kata, report, record, calls in config.dojo_pending:
         found = None
         fn = config.dojo_functions.get(kata.module)
         if fn is not None:
@@ -523,83 +562,77 @@ def _diagnose_pending(config) -> None:
                 found = diagnose(kata.module, kata.function, fn, calls)
             except Exception:  # the diagnosis is a bonus: never let it break a verdict
                 found = None
-        text = record["message"]
         if found is not None:
-            record["diagnosis"] = found.description
+            record["diagnosis"] = f"{kata.module}/{found.stems[0]}"
             record["behaves_like"] = list(found.stems)
-            if hint:  # a generic hint gives way to what the diagnosis says
-                text = text.replace("\n" + _indent(hint), "")
-            text = text.replace(DIAGNOSIS_MARK, _indent(found.sentence()))
-        else:
-            text = text.replace("\n\n" + DIAGNOSIS_MARK, "")
-        record["message"] = text
-        if isinstance(report.longrepr, str):
-            report.longrepr = text
+            report.longrepr = _failure_text(record, kata)
     config.dojo_pending = []
 
 
-def _explain(item, kata, excinfo, pending: bool = False) -> str | None:
-    """The candidate-facing failure text, or None to keep pytest's own (a fault in the judge)."""
+def _failure(item, kata, excinfo) -> dict:
+    """What a failing property's record says, as data: the message, a hint, the input."""
     from hypothesis.errors import Flaky
 
+    from dojo.messages import message
     from dojo.remote import CandidateError, CandidateEscape, TooSlow
     from tests.judge import KataMismatch
 
     exc = excinfo.value
     impl_file = item.config.dojo_impl / f"{kata.module}.py"
-    if isinstance(exc, (KataMismatch, KataTimeout)):
-        what = str(exc)
-        if isinstance(exc, KataMismatch) and exc.hint:
-            what += "\n" + exc.hint  # a generic hint; taken out again if a diagnosis says more
-        if isinstance(exc, KataTimeout):
-            what = f"{'' if isinstance(exc, TooSlow) else 'timed out: '}{exc}\n  The remaining properties of {kata.module} are skipped."
+    out: dict = {}
+    if isinstance(exc, KataMismatch):
+        out["message"], out["hint"] = exc.message, exc.hint
+    elif isinstance(exc, TooSlow):
+        out["message"] = message("candidate.too-slow.skipped", slow=exc.message, kata=kata.module)
+    elif isinstance(exc, KataTimeout):
+        out["message"] = message("candidate.timed-out", how_text=str(exc), kata=kata.module)
     elif isinstance(exc, (CandidateError, CandidateEscape)):
-        on_valid = " on a valid input" if isinstance(exc, ValueError) else ""
-        what = str(exc) if isinstance(exc, CandidateEscape) else f"your code raised {exc.type_name}{on_valid}: {exc}"
+        if isinstance(exc, CandidateEscape):
+            what = exc.message
+        else:
+            which = "candidate.raised-on-valid" if isinstance(exc, ValueError) else "candidate.raised"
+            what = message(which, type=exc.type_name, text=str(exc))
+        out["message"] = what
+        out["status"] = "error"
         if exc.line is not None:
-            what += f"\n  at {_shown(impl_file)}, line {exc.line}: {exc.source}"
+            out["at"] = message("candidate.at", file=_shown(impl_file), line=exc.line, source_text=exc.source)
     elif isinstance(exc, Flaky):
-        what = (f"your {kata.function}() gave different results for the same input: the judge ran "
-                f"one input twice and it failed only once. Does it keep state between calls (a "
-                f"global, a default argument that is a list), use randomness or the clock?")
-    else:
-        return None
-    lines = [f"{kata.module} — {_title(item)}", "", _indent(what)]
-    if pending:
-        lines += ["", DIAGNOSIS_MARK]
+        out["message"] = message("candidate.flaky", function=kata.function)
+    else:  # a fault in the judge itself: pytest's own report stays
+        return {"message": message("text", text=f"{type(exc).__name__}: {exc}"), "status": "error-in-judge"}
     guarded = getattr(item, "funcargs", {}).get("kata")
     calls = list(getattr(guarded, "calls", []) or [])
     if isinstance(exc, KataTimeout) and getattr(exc, "inputs", None):
-        label = "the last input it was given:" if isinstance(exc, TooSlow) else "the input it hung on:"
-        lines += ["", f"  {label}", _indent(_call_text(kata.function, exc.inputs), 4)]
+        out["inputs_label"] = "input.last-given" if isinstance(exc, TooSlow) else "input.hung-on"
+        out["calls"] = [_call_data(exc.inputs)]
     elif calls:  # in the kata's own argument names, as your function got them
-        label = "failing input (shrunk by Hypothesis), as your function got it:"
-        if len(calls) > 1:
-            label = f"failing input (shrunk by Hypothesis): the property called your function {len(calls)} times"
-        lines += ["", f"  {label}"]
-        for i, call_args in enumerate(calls[:2], 1):
-            text = _call_text(kata.function, call_args)
-            lines.append(_indent(text if len(calls) == 1 else f"call {i}: {text}", 4))
-        if len(calls) > 2:
-            lines.append(f"    (and {len(calls) - 2} more calls)")
+        out["inputs_label"] = "input.shrunk"
+        out["calls"] = [_call_data(c) for c in calls[:2]]
+        out["call_count"] = len(calls)
     else:
         example = _falsifying_example(exc)
         if example:
-            lines += ["", "  failing input (shrunk by Hypothesis):", _indent(example, 4)]
-    lines += ["", f"  ({item.nodeid})"]
-    return "\n".join(lines)
+            out["inputs_label"] = "input.example"
+            out["example"] = example
+    return out
 
 
-def _call_text(function: str, kwargs: dict) -> str:
-    """``function(name=value, …)`` with arrays printed compactly, one argument a line."""
+def _call_data(kwargs: dict) -> dict:
+    """One call's arguments as data: each value's printout (``repr``, NumPy printing compactly)
+    and, for a small array, its values."""
     import numpy as np
 
-    parts = []
+    from dojo.messages import array_param
+
+    out = {}
     with np.printoptions(precision=4, threshold=40, edgeitems=3, linewidth=88):
         for name, value in kwargs.items():
-            text = repr(value)
-            parts.append(f"{name}=" + text.replace("\n", "\n" + " " * (len(name) + 1)))
-    return f"{function}(\n" + _indent(",\n".join(parts), 4) + "\n)"
+            entry = {"repr": repr(value)}
+            if isinstance(value, np.ndarray):
+                data = array_param(value)
+                entry.update({k: data[k] for k in ("shape", "dtype", "values") if k in data})
+            out[name] = entry
+    return out
 
 
 def _falsifying_example(exc) -> str:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from dojo.env import Env
 from dojo.state import CannotWrite, atomic_write_text, read_error, read_text, set_aside, where
+from dojo.verdict import migrate_summary
 
 
 def history_path(env: Env) -> Path:
@@ -46,10 +47,20 @@ def _read(env: Env) -> tuple[list[dict], bool]:
             rec = json.loads(line)
             if not isinstance(rec, dict) or "kata" not in rec:
                 raise ValueError(f"line {n} is not an attempt record")
-            records.append(rec)
+            records.append(_migrated(rec))
     except (ValueError, OSError) as e:
         return [], set_aside(path, env, read_error(e)) is not None
     return records, True
+
+
+def _migrated(rec: dict) -> dict:
+    """A record written before verdicts kept ids (a first failure's title, a bug's
+    description) in today's form; a loop's stages too. Written back on the next append."""
+    rec = migrate_summary(rec, rec.get("kata") if isinstance(rec.get("kata"), str) else None)
+    if isinstance(rec.get("stages"), list):
+        rec["stages"] = [migrate_summary(st, st.get("kata") if isinstance(st.get("kata"), str) else None)
+                         if isinstance(st, dict) else st for st in rec["stages"]]
+    return rec
 
 
 def append(env: Env, record: dict) -> Path | None:

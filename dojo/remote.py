@@ -22,6 +22,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from dojo.loader import KataTimeout
+from dojo.messages import message
+from dojo.messages import text as message_text
 from dojo.workers import Limits, Worker
 
 #: CPU seconds all of one kata's calls may take together, in a judge's run.
@@ -47,10 +49,11 @@ class CandidateValueError(CandidateError, ValueError):
 
 class CandidateEscape(Exception):
     """The candidate's code ended its process, raised SystemExit/KeyboardInterrupt, or sent an
-    answer that is not one. The message says which."""
+    answer that is not one. ``message`` says which (``dojo.messages``)."""
 
-    def __init__(self, message: str, line: int | None = None, source: str | None = None):
-        super().__init__(message)
+    def __init__(self, what, line: int | None = None, source: str | None = None):
+        self.message = what if isinstance(what, dict) else message("text", text=str(what))
+        super().__init__(message_text(self.message))
         self.line, self.source = line, source
 
 
@@ -64,7 +67,12 @@ class InputModified(Exception):
 
 
 class TooSlow(KataTimeout):
-    """The kata's calls together took more CPU time than the judge allows."""
+    """The kata's calls together took more CPU time than the judge allows (``message``: the
+    figures, as data)."""
+
+    def __init__(self, what: dict):
+        self.message = what
+        super().__init__(message_text(what))
 
 
 def _rebuild(info: dict, function: str) -> Exception:
@@ -72,12 +80,12 @@ def _rebuild(info: dict, function: str) -> Exception:
         return (CandidateValueError if info.get("value_error") else CandidateError)(info)
     kind = info.get("type", "BaseException")
     if kind == "SystemExit":
-        what = f"called sys.exit({info.get('code')!r}) (SystemExit)"
+        what = message("candidate.exit", function=function, code=repr(info.get("code")))
     else:
-        what = f"raised {kind}" + (f": {info.get('message')}" if info.get("message") else "")
-    return CandidateEscape(
-        f"your {function}() {what}. A kata function must return its result or raise ValueError; "
-        f"it may not end the program or stop the judge.", info.get("line"), info.get("source"))
+        said = info.get("message") or ""
+        what = message("candidate.stopped-judge", function=function, type=kind,
+                       colon=": " if said else "", text=said)
+    return CandidateEscape(what, info.get("line"), info.get("source"))
 
 
 class RemoteFunction:
@@ -124,10 +132,9 @@ class RemoteFunction:
         if reply.status == "hung":
             raise KataTimeout(reply.how)
         if reply.status == "died":
-            raise CandidateEscape(f"the process running your {self.function}() ended: "
-                                  f"{reply.how}. A kata function must return its result or raise ValueError.")
+            raise CandidateEscape(message("candidate.died", function=self.function, how_text=reply.how))
         if reply.status == "broken":
-            raise CandidateEscape(f"your {self.function}() could not be judged: {reply.how}")
+            raise CandidateEscape(message("candidate.broken", function=self.function, how_text=reply.how))
         self._check_budget()
         if reply.status == "raised":
             raise _rebuild(reply.info, self.function)
@@ -143,10 +150,6 @@ class RemoteFunction:
         done = self.progress() if self.progress else None
         if done:
             total = self.calls / done / self.share
-            estimate = f"; the judge needs about {total:.0f} calls for this kata, about {total * each:.0f} s"
-        raise TooSlow(
-            f"too slow: your {self.function}() took about {each:.2g} s of CPU a call over "
-            f"{self.calls} calls{estimate}, and the judge allows {self.cpu_budget:g} s of CPU for "
-            f"the whole kata (see Speed in the docstring). The judge stopped here, not because an "
-            f"answer was wrong: make it faster (vectorise the loops over single entries)."
-        )
+            estimate = message("candidate.too-slow.estimate", calls=f"{total:.0f}", seconds=f"{total * each:.0f}")
+        raise TooSlow(message("candidate.too-slow", function=self.function, each=f"{each:.2g}",
+                              calls=self.calls, estimate=estimate, budget=f"{self.cpu_budget:g}"))

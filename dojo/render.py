@@ -121,8 +121,63 @@ def sandbox_line(env: Env, sandbox: dict | None) -> str | None:
         "  but could reach files the judge uses; docs/hostile.md says what is left open.")
 
 
+def failure_text(record: dict, function: str, header: str | None = None) -> str:
+    """A failing property as a candidate reads it, from its record: what went wrong, the
+    hint (unless the diagnosis names the bug), the diagnosis, the input. ``header``: a first
+    line (plain pytest's report names the kata and property there)."""
+    from dojo.messages import message, text
+    from dojo.verdict import diagnosis_description
+
+    described = diagnosis_description(record.get("diagnosis"))
+    what = text(record.get("message"))
+    if record.get("at"):
+        what += "\n" + text(record["at"])
+    if record.get("hint") and not described:
+        what += "\n" + text(record["hint"])
+    lines = ([header, ""] if header else []) + [_indent(what)]
+    if described:
+        lines += ["", _indent(text(message("diagnosis", description_text=described)))]
+    label = record.get("inputs_label")
+    calls = record.get("calls") or []
+    if label and calls:
+        count = record.get("call_count", len(calls))
+        if count > 1:
+            label_text = text(message("input.shrunk-calls", count=count))
+        else:
+            label_text = text(message(label))
+        lines += ["", f"  {label_text}"]
+        for i, call in enumerate(calls[:2], 1):
+            shown = call_text(function, call)
+            if count > 1:
+                shown = text(message("input.call", number=i, call=shown))
+            lines.append(_indent(shown, 4))
+        if count > 2:
+            lines.append("    " + text(message("input.more-calls", count=count - 2)))
+    elif label and record.get("example"):
+        lines += ["", f"  {text(message(label))}", _indent(record["example"], 4)]
+    if header and record.get("node"):
+        lines += ["", f"  ({record['node']})"]
+    return "\n".join(lines)
+
+
+def call_text(function: str, call: dict) -> str:
+    """``function(name=value, …)``, one argument a line, from a call's data."""
+    parts = []
+    for name, value in call.items():
+        shown = value.get("repr", "") if isinstance(value, dict) else str(value)
+        parts.append(f"{name}=" + shown.replace("\n", "\n" + " " * (len(name) + 1)))
+    return f"{function}(\n" + _indent(",\n".join(parts), 4) + "\n)"
+
+
+def _indent(text: str, n: int = 2) -> str:
+    pad = " " * n
+    return "\n".join(pad + ln if ln else ln for ln in text.splitlines())
+
+
 def verdict_lines(env: Env, verdict, kata, shown_file: str, show_details: bool = True) -> list[str]:
     """A verdict a nervous candidate can read: each property ✓ or ✗, then what went wrong."""
+    from dojo.messages import text
+
     v = verdict
     head = paint(env, f"{kata.module}", "bold") + f" — {kata.title}   ({shown_file})"
     out = [head]
@@ -135,35 +190,32 @@ def verdict_lines(env: Env, verdict, kata, shown_file: str, show_details: bool =
         return out
     if v.state in ("cannot-import", "numpy-only") or (v.state == "timed-out" and not v.total):
         label = STATE_LABELS[v.state][0]
-        message = v.records[0]["message"] if v.records else v.detail
-        message = message.split(": ", 1)[1] if message.startswith(kata.module + ": ") else message
+        message = text(v.records[0]["message"]) if v.records else text(v.problem)
         out.append(paint(env, f"  {label}: ", "red") + message.splitlines()[0])
         out += ["  " + ln for ln in message.splitlines()[1:]]
         return out
     if v.state == "error":
         out.append(paint(env, "  the judge itself failed (not your fault). Its output:", "magenta"))
-        out += ["    " + ln for ln in v.detail.splitlines()]
+        out += ["    " + ln for ln in (v.output or text(v.problem)).splitlines()]
         return out
     for r in v.records:
-        if r["state"] == "passed":
+        if r["status"] == "pass":
             out.append(paint(env, "  ✓ ", "green") + r["title"])
-        elif r["state"] == "skipped":
+        elif r["status"] == "skipped":
             out.append(paint(env, "  - ", "dim") + r["title"] + paint(env, "  (skipped)", "dim"))
         else:
             out.append(paint(env, "  ✗ ", "red") + r["title"])
-    if v.detail and v.state in ("incomplete", "timed-out") and show_details:
+    if v.problem and v.state in ("incomplete", "timed-out") and show_details:
         out.append("")
         out.append(paint(env, "The judge did not finish:", "red", "bold"))
-        out += ["  " + ln for ln in v.detail.splitlines()]
+        out += ["  " + ln for ln in text(v.problem).splitlines()]
+        out += ["  " + ln for ln in v.output.splitlines()]
     failures = v.failures
     if failures and show_details:
         first = failures[0]
         out.append("")
         out.append(paint(env, "First failure:", "red", "bold"))
-        body = first["message"].splitlines()
-        if body and body[0].startswith(kata.module + " — "):
-            body = body[1:]
-        out += [ln for ln in body if not ln.strip().startswith("(tests/")]
+        out += failure_text(first, kata.function).splitlines()
         if len(failures) > 1:
             out.append(paint(env, f"  (+{len(failures) - 1} more failing properties; fix this one first)", "dim"))
     if v.state == "passed":

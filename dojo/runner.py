@@ -17,54 +17,18 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from dojo import registry
 from dojo.env import Env
+from dojo.messages import message
+from dojo.verdict import STATUS_STATES, Verdict, normalise
+
+__all__ = ["Verdict", "WarmJudge", "judge", "read_verdict"]
 
 #: Whole-run bound for one kata's judge, on top of the per-call limit inside the tests and the
 #: judge's own per-kata deadline (tests/watchdog.py, 40 s in the practice profile).
 RUN_TIMEOUT = 60.0
-STATUS_STATES = ("not-started", "cannot-import", "numpy-only", "timed-out")
-
-
-@dataclass
-class Verdict:
-    kata: str
-    state: str  # passed | failing | not-started | cannot-import | numpy-only | timed-out | incomplete | error
-    passed: int = 0
-    total: int = 0
-    records: list[dict] = field(default_factory=list)
-    seconds: float = 0.0
-    detail: str = ""
-    #: What the worker that ran the candidate's code could enforce (Landlock ABI, no processes).
-    sandbox: dict | None = None
-
-    @property
-    def ok(self) -> bool:
-        return self.state == "passed"
-
-    @property
-    def failures(self) -> list[dict]:
-        return [r for r in self.records if r["state"] not in ("passed", "skipped")]
-
-    @property
-    def diagnosis(self) -> str | None:
-        """The known bug the answer behaves like (see dojo/diagnosis.py), if the judge named one."""
-        return next((r["diagnosis"] for r in self.failures if r.get("diagnosis")), None)
-
-    def summary(self) -> dict:
-        first = self.failures[0]["title"] if self.failures else None
-        return {
-            "state": self.state,
-            "passed": self.passed,
-            "total": self.total,
-            "first_failure": first,
-            "diagnosis": self.diagnosis,
-            # every property, for the interview report: [title, passed?]
-            "properties": [[r["title"], r["state"] == "passed"] for r in self.records],
-        }
 
 
 def pytest_args(env: Env, kata: registry.Kata, impl_dir: Path, report: Path, shard: str | None = None) -> list[str]:
@@ -102,6 +66,7 @@ def read_records(reports: list[Path], expected: dict | None = None) -> list[dict
                 expected["\x00sandbox"] = data["sandbox"]
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
+    records = [normalise(r) for r in records]
     records.sort(key=lambda r: r.get("index", 0))
     seen, unique = set(), []
     for r in records:  # a kata that cannot be judged is reported by every shard: keep it once
@@ -121,12 +86,17 @@ def read_verdict(kata: registry.Kata, report: Path | list[Path], seconds: float,
     return verdict
 
 
+def _tail(output: str, lines: int) -> str:
+    return "\n".join(output.strip().splitlines()[-lines:])
+
+
 def _verdict(kata: registry.Kata, records, expected: dict, seconds: float, output: str) -> Verdict:
     if records is None:
-        tail = "\n".join(output.strip().splitlines()[-25:])
-        return Verdict(kata.module, "error", seconds=seconds, detail=tail or "the judge produced no report")
+        tail = _tail(output, 25)
+        return Verdict(kata.module, "error", seconds=seconds, output=tail,
+                       problem=None if tail else message("verdict.no-report"))
     records = [r for r in records if r["kata"] == kata.module]
-    status = [r for r in records if r["state"] in STATUS_STATES and r["property"].startswith(kata.module + ":")]
+    status = [r for r in records if r["state"] in STATUS_STATES and r.get("file_level")]
     if status:
         return Verdict(kata.module, status[0]["state"], records=records, seconds=seconds)
     stopped = [r for r in records if r.get("deadline")]
@@ -134,21 +104,20 @@ def _verdict(kata: registry.Kata, records, expected: dict, seconds: float, outpu
         from dojo.render import properties_of
 
         total = max(expected.get(kata.module, 0), len(properties_of(kata.test_path)), len(records))
-        return Verdict(kata.module, "timed-out", sum(r["state"] == "passed" for r in records),
+        return Verdict(kata.module, "timed-out", sum(r["status"] == "pass" for r in records),
                        total, records, seconds)
     owed = expected.get(kata.module, 0)
     if owed and len(records) < owed:  # a run that ended early is never a pass
         last = records[-1]["title"] if records else "the first property"
-        tail = "\n".join(output.strip().splitlines()[-8:])
-        return Verdict(kata.module, "incomplete", sum(r["state"] == "passed" for r in records), owed,
-                       records, seconds,
-                       f"the judge stopped after {len(records)} of {owed} properties (last: {last}), "
-                       f"so nothing is counted as passed." + (f"\n{tail}" if tail else ""))
-    passed = sum(r["state"] == "passed" for r in records)
+        return Verdict(kata.module, "incomplete", sum(r["status"] == "pass" for r in records), owed,
+                       records, seconds, output=_tail(output, 8),
+                       problem=message("verdict.incomplete", ran=len(records), owed=owed, last=last))
+    passed = sum(r["status"] == "pass" for r in records)
     total = len(records)
     if total == 0:
-        tail = "\n".join(output.strip().splitlines()[-25:])
-        return Verdict(kata.module, "error", seconds=seconds, detail=tail or "no properties ran")
+        tail = _tail(output, 25)
+        return Verdict(kata.module, "error", seconds=seconds, output=tail,
+                       problem=None if tail else message("verdict.nothing-ran"))
     hung = any(r["state"] == "timed-out" for r in records)
     state = "passed" if passed == total else ("timed-out" if hung else "failing")
     return Verdict(kata.module, state, passed, total, records, seconds)
@@ -181,7 +150,7 @@ def judge(env: Env, kata: registry.Kata, impl_dir: Path, timeout: float = RUN_TI
             while any(p.poll() is None for p in procs):
                 if time.monotonic() > deadline:
                     return Verdict(kata.module, "timed-out", seconds=timeout,
-                                   detail=f"the judge did not finish within {timeout:g} s")
+                                   problem=message("verdict.judge-timeout", seconds=f"{timeout:g}"))
                 time.sleep(0.01)
         finally:  # also on Ctrl-C: no judge outlives the run, nor anything it started
             for p in procs:
@@ -303,7 +272,7 @@ class WarmJudge:
                 return None
             if outcome == "timeout":
                 return Verdict(kata.module, "timed-out", seconds=timeout,
-                               detail=f"the judge did not finish within {timeout:g} s")
+                               problem=message("verdict.judge-timeout", seconds=f"{timeout:g}"))
             output = log.read_text(errors="replace") if log.exists() else ""
             return read_verdict(kata, reports, time.monotonic() - start, output)
 

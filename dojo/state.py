@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from dojo.env import Env
+from dojo.verdict import migrate_summary
 
 STATE_VERSION = 1
 
@@ -199,8 +200,10 @@ def state_problem(data) -> str | None:
             return f"katas.{module}.verdict is not a verdict"
         if not all(_is_int(verdict.get(k, 0)) and verdict.get(k, 0) >= 0 for k in ("passed", "total")):
             return f"katas.{module}.verdict counts are not counts"
-        if not isinstance(verdict.get("first_failure"), (str, type(None))):
-            return f"katas.{module}.verdict.first_failure is not text"
+        if not isinstance(verdict.get("first_failure"), (str, dict, type(None))):
+            return f"katas.{module}.verdict.first_failure is not a first failure"
+        if not isinstance(verdict.get("diagnosis"), (str, dict, type(None))):
+            return f"katas.{module}.verdict.diagnosis is not a diagnosis"
         at = verdict.get("at", 0)
         if isinstance(at, bool) or not isinstance(at, (int, float)) or not math.isfinite(at):
             return f"katas.{module}.verdict.at is not a time"
@@ -228,6 +231,9 @@ class Store:
                 if problem:
                     raise ValueError(problem)
                 data = loaded
+                for module, entry in data["katas"].items():  # sentences from before ids
+                    if isinstance(entry.get("verdict"), dict):
+                        entry["verdict"] = migrate_summary(entry["verdict"], module)
         except (ValueError, OSError) as e:
             set_aside(self.path, self.env, read_error(e))
         self._data = data

@@ -10,6 +10,8 @@ import numpy as np
 from hypothesis import given
 
 from dojo import wire
+from dojo.messages import array_param, message
+from dojo.messages import text as message_text
 from dojo.loader import KataTimeout, time_limit
 from dojo.remote import CandidateEscape, InputModified, RemoteFunction
 from tests import tolerance
@@ -20,15 +22,18 @@ ATOL = tolerance.ATOL
 
 
 class KataMismatch(AssertionError):
-    """The candidate's answer broke a property. The message is what the candidate reads.
+    """The candidate's answer broke a property. ``message`` is what the candidate reads, as data
+    (``dojo.messages``: an id and its parameters; a plain sentence is kept as the ``text``
+    message).
 
     ``hint`` is a generic suggestion shown after the facts, unless the judge can name the
     known bug the answer behaves like (a diagnosis says more than a guess).
     """
 
-    def __init__(self, message: str, hint: str | None = None):
-        super().__init__(message)
-        self.hint = hint
+    def __init__(self, what, hint=None):
+        self.message = what if isinstance(what, dict) else message("text", text=str(what))
+        self.hint = hint if hint is None or isinstance(hint, dict) else message("text", text=str(hint))
+        super().__init__(message_text(self.message))
 
 
 def prop(**strategies):
@@ -128,34 +133,31 @@ class Guarded:
                 remote.close()
 
     def _modified(self, key, before, after):
-        raise KataMismatch(
-            f"your {self.name}() modified its input `{key}` in place.\n"
-            f"  The caller's input must be left as it was: copy it "
-            f"(np.asarray(..., dtype=np.float64) does not copy a float64 array)\n"
-            f"  before writing into it.\n"
-            f"{labelled('  before: ', before)}\n{labelled('  after:  ', after)}"
-        )
+        raise KataMismatch(message("input.modified", function=self.name, key=key,
+                                   before=_shown(before), after=_shown(after)))
+
+
+def _shown(a):
+    """A value as message data: an array's data, anything else its repr."""
+    return array_param(a) if isinstance(a, np.ndarray) else repr(a)
 
 
 def check_array(got, what: str, shape: tuple) -> np.ndarray:
     """``got`` must be a float64 ndarray of exactly ``shape``."""
     if not isinstance(got, np.ndarray):
-        raise KataMismatch(f"{what} should be a NumPy array, got {wire.type_name(got)}: {got!r:.200}")
+        raise KataMismatch(message("result.not-array", what=what, type=wire.type_name(got),
+                                   repr_text=f"{got!r:.200}"))
     if got.shape != tuple(shape):
-        raise KataMismatch(f"{what} should have shape {tuple(shape)}, got {got.shape}")
+        raise KataMismatch(message("result.shape", what=what, want=str(tuple(shape)), got=str(got.shape)))
     if got.dtype != np.float64:
-        raise KataMismatch(
-            f"{what} should be float64 (the contract computes in float64), got {got.dtype}"
-        )
+        raise KataMismatch(message("result.dtype", what=what, got=str(got.dtype)))
     return got
 
 
 def check_pair(result, name: str, out_shape: tuple, weights_shape: tuple):
     """``result`` must be ``(out, weights)`` with the given shapes, both float64."""
     if not isinstance(result, tuple) or len(result) != 2:
-        raise KataMismatch(
-            f"{name}() should return a tuple (out, weights), got {wire.type_name(result)}"
-        )
+        raise KataMismatch(message("result.not-pair", function=name, type=wire.type_name(result)))
     out, weights = result
     return (
         check_array(out, "out", out_shape),
@@ -175,24 +177,23 @@ def check_close(got, want, what: str, why: str = "", rtol: float = RTOL, atol: f
     )
     if ok:
         return
-    lines = [f"{what} is wrong." + (f" {why}" if why else "")]
-    if got.shape == want.shape:
-        bad = ~np.isclose(got, want, rtol=rtol, atol=atol * max(1.0, scale))
-        first = tuple(int(i) for i in np.argwhere(bad)[0])
-        nan_at = np.isnan(got) & ~np.isnan(want)
-        if nan_at.any():
-            first = tuple(int(i) for i in np.argwhere(nan_at)[0])
-            lines.append(f"  your result contains NaN, first at {first}; expected {float(want[first])!r} there")
-        else:
-            with np.errstate(invalid="ignore", over="ignore"):
-                diff = np.abs(got - want)
-            lines.append(
-                f"  first differing entry {first}: expected {float(want[first])!r}, got {float(got[first])!r}"
-                f"  (largest difference {_nanmax(diff)})"
-            )
-    lines.append(labelled("  expected: ", want))
-    lines.append(labelled("  got:      ", got))
-    raise KataMismatch("\n".join(lines))
+    why_text = f" {why}" if why else ""
+    if got.shape != want.shape:
+        raise KataMismatch(message("values.wrong-shape", what=what, why_text=why_text,
+                                   expected=array_param(want), got=array_param(got)))
+    bad = ~np.isclose(got, want, rtol=rtol, atol=atol * max(1.0, scale))
+    first = tuple(int(i) for i in np.argwhere(bad)[0])
+    nan_at = np.isnan(got) & ~np.isnan(want)
+    if nan_at.any():
+        first = tuple(int(i) for i in np.argwhere(nan_at)[0])
+        detail = message("values.nan-at", index=str(first), want=float(want[first]))
+    else:
+        with np.errstate(invalid="ignore", over="ignore"):
+            diff = np.abs(got - want)
+        detail = message("values.first-difference", index=str(first), want=float(want[first]),
+                         got=float(got[first]), largest=_nanmax(diff))
+    raise KataMismatch(message("values.wrong", what=what, why_text=why_text, detail=detail,
+                               expected=array_param(want), got=array_param(got)))
 
 
 def _nanmax(diff) -> str:
@@ -220,24 +221,20 @@ def check_finite(out, weights, largest_score: float | None = None):
         if bad.size:
             index = tuple(int(i) for i in bad[0])
             raise KataMismatch(
-                f"{what}{list(index)} is {a[index]} although the input is valid and every score "
-                f"that takes part in the softmax is finite.\n  {what}: {show(a)}",
+                message("values.not-finite", what=what, index=str(list(index)), value=str(a[index]),
+                        array=array_param(a)),
                 hint=nan_hint(largest_score),
             )
     return out, weights
 
 
-def nan_hint(largest_score: float | None) -> str:
-    """Where a NaN most likely comes from, given how large the scores are."""
+def nan_hint(largest_score: float | None) -> dict:
+    """Where a NaN most likely comes from, given how large the scores are (a message)."""
     if largest_score is None:
-        return ("  NaN comes from exp() overflowing (large scores without the max shift) or from a "
-                "0/0 row (every weight 0).")
+        return message("hint.nan")
     if largest_score > EXP_OVERFLOW:
-        return (f"  The scores here reach {largest_score:.3g}, and exp() overflows above 709: "
-                f"subtract each row's max before exp().")
-    return (f"  The scores here are at most {largest_score:.3g} in size, so exp() cannot overflow: "
-            f"look for a 0/0 instead, a row whose weights are all 0 (every key blocked? check which "
-            f"way round the mask is) or an inf - inf.")
+        return message("hint.nan.overflow", largest=f"{largest_score:.3g}")
+    return message("hint.nan.no-overflow", largest=f"{largest_score:.3g}")
 
 
 def check_close_or_explain(got, want, what: str, why):
@@ -262,18 +259,14 @@ def expect_value_error(call, because: str):
     except KataMismatch:
         raise
     except CandidateEscape as e:
-        raise KataMismatch(f"expected a ValueError because {because}, but {e}") from e
+        raise KataMismatch(message("expect.value-error.escaped", because_text=because,
+                                   escape=getattr(e, "message", None) or message("text", text=str(e)))) from e
     except Exception as e:
-        raise KataMismatch(
-            f"expected a ValueError because {because}, but your code raised "
-            f"{getattr(e, 'type_name', type(e).__name__)}: {e}\n"
-            f"  Contract violations must raise ValueError (a subclass is fine)."
-        ) from e
+        raise KataMismatch(message("expect.value-error.raised", because_text=because,
+                                   type=getattr(e, "type_name", type(e).__name__), text=str(e))) from e
     shown = result
     if isinstance(result, tuple):
         shown = ", ".join(show(r) for r in result)
     elif isinstance(result, np.ndarray):
-        shown = show(result)
-    raise KataMismatch(
-        f"expected a ValueError because {because}, but your code returned a result:\n  {shown}"
-    )
+        shown = array_param(result)
+    raise KataMismatch(message("expect.value-error.returned", because_text=because, result=shown))

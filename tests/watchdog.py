@@ -103,17 +103,18 @@ class Watchdog:
         _kill_children(judge, os.getpid())
         os.write(2, f"\n{message}\n".encode())
         if self.report:
-            self._record(kata, prop, message)
+            self._record(kata, prop, {"id": "kata.judge-stopped",
+                                      "params": {"seconds": f"{self.deadline:g}", "property": prop}})
 
-    def _record(self, kata: str, prop: str, message: str) -> None:
+    def _record(self, kata: str, prop: str, message: dict) -> None:
         try:
             with open(self.report, encoding="utf-8") as f:
                 data = json.load(f)
         except (OSError, ValueError):
             data = {"records": []}
         data.setdefault("records", []).append(
-            {"index": 10**6, "kata": kata, "property": prop, "title": prop, "state": "timed-out",
-             "message": message, "deadline": True}
+            {"index": 10**6, "kata": kata, "property": prop, "id": prop, "title": prop, "state": "timed-out",
+             "status": "incomplete", "message": message, "deadline": True}
         )
         data["complete"] = False
         tmp = f"{self.report}.tmp{os.getpid()}"

@@ -25,6 +25,7 @@ from dojo.interview import attempt, state
 from dojo.interview.command import Interview
 from dojo.interview.finish import RECORD_VERSION, Ended
 from dojo.interview.report import RESULT_WORDS, checked, failure_words, followups
+from dojo.verdict import diagnosis_words
 from dojo.interview.screen import clock_text
 from dojo.interview.state import Entry, Loop, Problem, Session
 from dojo.cli import Exit
@@ -213,10 +214,10 @@ class LoopInterview(Interview):
         for r in rec["stages"]:
             if r["state"] == "passed" or not r.get("first_failure"):
                 continue
-            say(self.screen.wrap(f"  {'stage ' + str(r['stage']):<15}first failure: {failure_words(r['first_failure'])}",
+            say(self.screen.wrap(f"  {'stage ' + str(r['stage']):<15}first failure: {failure_words(r['first_failure'], r['kata'])}",
                                  " " * 17))
             if r.get("diagnosis"):
-                say(self.screen.wrap(f"  {'':<15}behaves like: {r['diagnosis']}", " " * 17))
+                say(self.screen.wrap(f"  {'':<15}behaves like: {diagnosis_words(r['diagnosis'], r['kata'])}", " " * 17))
             final = self.env.state_dir / r["attempt"] / "final" / f"{r['kata']}.py"
             if r is not last and final.is_file():  # the last stage's pointer comes with its properties
                 say(f"  {'':<15}explained by: `dojo compare {r['kata']} --file {final}`")

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from dojo.interview.screen import clock_text
 from dojo.render import STATE_LABELS, paint, pass_count
+from dojo.verdict import diagnosis_words, first_failure_words, property_title
 
 HINT_COST = 10  #: points per hint
 TIME_BONUS = 20  #: points for a passing answer submitted at 0:00, falling to 0 at the limit
@@ -39,14 +40,12 @@ def score_formula(rec: dict) -> str:
     return parts
 
 
-def failure_words(first: str | None) -> str | None:
-    """A first failure as a person says it: a property's title, or what is wrong with the file."""
-    if first in STATE_LABELS:
-        return {"not-started": "not started (the function still raises NotImplementedError)",
-                "cannot-import": "the file does not import",
-                "numpy-only": "breaks the NumPy-only rule",
-                "timed-out": "the code did not return in time"}.get(first, STATE_LABELS[first][0])
-    return first
+def failure_words(first, kata: str | None = None) -> str | None:
+    """A first failure as a person says it: a property's title, or what is wrong with the file
+    (a stored reference, or a verdict state)."""
+    if isinstance(first, str) and first in STATE_LABELS:
+        first = {"state": first}
+    return first_failure_words(first, kata)
 
 
 def result_text(env, rec: dict) -> str:
@@ -80,7 +79,7 @@ def report(iv, kata, ended, path: Path) -> None:
         points = "— (no attempt)"
     else:
         points = "— (abandoned attempts are not scored)"
-    first = failure_words(rec["first_failure"]) if rec["state"] != "passed" else None
+    first = failure_words(rec["first_failure"], kata.module) if rec["state"] != "passed" else None
     rows = [
         ("result", result_text(env, rec)),
         ("time", f"{clock_text(rec['used_s'])} of {clock_text(rec['limit_s'])}"
@@ -89,7 +88,7 @@ def report(iv, kata, ended, path: Path) -> None:
         ("judge runs", str(rec["judge_runs"])),
         ("hints", f"{rec['hints']}" + (f" (−{HINT_COST * rec['hints']} points)" if rec["hints"] else "")),
         ("first failure", first or "—"),
-        *([("behaves like", rec["diagnosis"])] if rec.get("diagnosis") and first else []),
+        *([("behaves like", diagnosis_words(rec["diagnosis"], kata.module))] if rec.get("diagnosis") and first else []),
         ("score", points),
         ("attempt", str(path)),
     ]
@@ -121,7 +120,8 @@ def checked(iv, kata, ended) -> None:
     if ended.properties and rec["attempted"]:
         say()
         say(paint(env, "What the judge checked", "bold") + " (the graded copy):")
-        for title, passed in ended.properties:
+        for pid, passed in ended.properties:
+            title = property_title(kata.module, pid)
             mark = paint(env, "  ✓ ", "green") if passed else paint(env, "  ✗ ", "red")
             say(iv.screen.wrap(mark + title, "    "))
     if rec["attempted"] and rec["state"] != "passed" and ended.final is not None:

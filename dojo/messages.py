@@ -1,0 +1,198 @@
+"""Every sentence the judge says, by id: a verdict stores ``{"id": ..., "params": {...}}`` and a
+screen turns it into text here, in the tool's language (English, the only catalogue so far).
+
+A message is data, so a stored verdict (the history, an interview record, ``dojo test --json``)
+reads in whatever language renders it later. Parameters are plain JSON values, arrays (see
+``array_param``), or messages themselves. A parameter named ``text`` or ending in ``_text``
+holds a sentence written where it is used (a property's own reason, the candidate's exception
+message, a worker's account of a death): those are shown as they are.
+
+Placeholders are ``{name}``. A multi-line array continues under the column its placeholder
+starts at, so it lines up under its label ("  got:      [[1. 2.]\n             [3. 4.]]").
+"""
+
+from __future__ import annotations
+
+import re
+
+#: The English catalogue. Keys are stable ids: reword a sentence freely, never reuse an id for a
+#: different meaning (stored verdicts keep the id).
+ENGLISH: dict[str, str] = {
+    # -- what the judge says about a result --------------------------------------------------
+    "text": "{text}",
+    "result.not-array": "{what} should be a NumPy array, got {type}: {repr_text}",
+    "result.shape": "{what} should have shape {want}, got {got}",
+    "result.dtype": "{what} should be float64 (the contract computes in float64), got {got}",
+    "result.not-pair": "{function}() should return a tuple (out, weights), got {type}",
+    "values.wrong": "{what} is wrong.{why_text}\n{detail}\n  expected: {expected}\n  got:      {got}",
+    "values.wrong-shape": "{what} is wrong.{why_text}\n  expected: {expected}\n  got:      {got}",
+    "values.nan-at": "  your result contains NaN, first at {index}; expected {want} there",
+    "values.first-difference": "  first differing entry {index}: expected {want}, got {got}  (largest difference {largest})",
+    "values.not-finite": ("{what}{index} is {value} although the input is valid and every score that "
+                          "takes part in the softmax is finite.\n  {what}: {array}"),
+    "input.modified": ("your {function}() modified its input `{key}` in place.\n"
+                       "  The caller's input must be left as it was: copy it (np.asarray(..., "
+                       "dtype=np.float64) does not copy a float64 array)\n  before writing into it.\n"
+                       "  before: {before}\n  after:  {after}"),
+    "expect.value-error.returned": "expected a ValueError because {because_text}, but your code returned a result:\n  {result}",
+    "expect.value-error.raised": ("expected a ValueError because {because_text}, but your code raised {type}: {text}\n"
+                                  "  Contract violations must raise ValueError (a subclass is fine)."),
+    "expect.value-error.escaped": "expected a ValueError because {because_text}, but {escape}",
+    # -- hints: a generic suggestion, dropped when a diagnosis names the bug -------------------
+    "hint.nan": "  NaN comes from exp() overflowing (large scores without the max shift) or from a 0/0 row (every weight 0).",
+    "hint.nan.overflow": ("  The scores here reach {largest}, and exp() overflows above 709: subtract each "
+                          "row's max before exp()."),
+    "hint.nan.no-overflow": ("  The scores here are at most {largest} in size, so exp() cannot overflow: look "
+                             "for a 0/0 instead, a row whose weights are all 0 (every key blocked? check which "
+                             "way round the mask is) or an inf - inf."),
+    # -- what the candidate's code did -------------------------------------------------------
+    "candidate.raised": "your code raised {type}: {text}",
+    "candidate.raised-on-valid": "your code raised {type} on a valid input: {text}",
+    "candidate.at": "  at {file}, line {line}: {source_text}",
+    "candidate.exit": ("your {function}() called sys.exit({code}) (SystemExit). A kata function must return "
+                       "its result or raise ValueError; it may not end the program or stop the judge."),
+    "candidate.stopped-judge": ("your {function}() raised {type}{colon}{text}. A kata function must return its "
+                                "result or raise ValueError; it may not end the program or stop the judge."),
+    "candidate.died": ("the process running your {function}() ended: {how_text}. A kata function must return "
+                       "its result or raise ValueError."),
+    "candidate.broken": "your {function}() could not be judged: {how_text}",
+    "candidate.timed-out": "timed out: {how_text}\n  The remaining properties of {kata} are skipped.",
+    "candidate.too-slow": ("too slow: your {function}() took about {each} s of CPU a call over {calls} calls"
+                           "{estimate}, and the judge allows {budget} s of CPU for the whole kata (see Speed in "
+                           "the docstring). The judge stopped here, not because an answer was wrong: make it "
+                           "faster (vectorise the loops over single entries)."),
+    "candidate.too-slow.skipped": "{slow}\n  The remaining properties of {kata} are skipped.",
+    "candidate.too-slow.estimate": "; the judge needs about {calls} calls for this kata, about {seconds} s",
+    "candidate.flaky": ("your {function}() gave different results for the same input: the judge ran one input "
+                        "twice and it failed only once. Does it keep state between calls (a global, a default "
+                        "argument that is a list), use randomness or the clock?"),
+    "candidate.hung-before": "{kata} timed out in an earlier property; fix the hang first",
+    # -- the failing input ---------------------------------------------------------------------
+    "input.shrunk": "failing input (shrunk by Hypothesis), as your function got it:",
+    "input.shrunk-calls": "failing input (shrunk by Hypothesis): the property called your function {count} times",
+    "input.call": "call {number}: {call}",
+    "input.more-calls": "(and {count} more calls)",
+    "input.hung-on": "the input it hung on:",
+    "input.last-given": "the last input it was given:",
+    "input.example": "failing input (shrunk by Hypothesis):",
+    # -- the diagnosis ------------------------------------------------------------------------
+    "diagnosis": "Your answer behaves like a known bug: {description_text}.",
+    # -- a kata file that cannot be judged at all ------------------------------------------------
+    "kata.not-started": ("not implemented yet. Write {function}() in {file} (the docstring is the contract), "
+                         "then run this again."),
+    "kata.malformed-load": "{file} could not be judged: the process running it sent a malformed answer while loading it",
+    "kata.judge-stopped": ("stopped after {seconds} s while running {property}: the whole-run deadline of a "
+                           "kata. The judge itself did not finish (not your fault: every call into your code "
+                           "has its own limit). Run it again; if it happens again, report it."),
+    # -- a first failure that is not a property (the interview report) ---------------------------
+    "first-failure.not-started": "not started (the function still raises NotImplementedError)",
+    "first-failure.cannot-import": "the file does not import",
+    "first-failure.numpy-only": "breaks the NumPy-only rule",
+    "first-failure.timed-out": "the code did not return in time",
+    "first-failure.incomplete": "stopped early",
+    "first-failure.error": "judge error",
+    "first-failure.failing": "failing",
+    # -- the verdict as a whole ------------------------------------------------------------------
+    "verdict.incomplete": ("the judge stopped after {ran} of {owed} properties (last: {last}), so nothing is "
+                           "counted as passed."),
+    "verdict.judge-timeout": "the judge did not finish within {seconds} s",
+    "verdict.no-report": "the judge produced no report",
+    "verdict.nothing-ran": "no properties ran",
+}
+
+CATALOGUES = {"en": ENGLISH}
+#: The language every screen renders in (one catalogue so far).
+LANGUAGE = "en"
+
+_PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+
+
+def message(id: str, **params) -> dict:
+    """A message as data. Unknown ids are a bug in the judge: caught here, where it is written."""
+    if id not in ENGLISH:
+        raise KeyError(f"no message {id!r} in dojo/messages.py")
+    return {"id": id, "params": params}
+
+
+def is_message(value) -> bool:
+    return isinstance(value, dict) and isinstance(value.get("id"), str) and isinstance(value.get("params", {}), dict)
+
+
+def array_param(a, indent: int = 0) -> dict:
+    """An array as message data: its shape, dtype, a compact printout (NumPy's, at most 60
+    entries) and, when small, its values (non-finite ones as "nan", "inf", "-inf")."""
+    import numpy as np
+
+    a = np.asarray(a)
+    text = np.array2string(a, precision=6, threshold=60, edgeitems=3, max_line_width=90)
+    data = {"array": text, "shape": list(a.shape), "dtype": str(a.dtype)}
+    if a.size <= 256 and a.dtype.kind in "biuf":
+        data["values"] = _json_values(a.tolist())
+    return data
+
+
+def _json_values(v):
+    if isinstance(v, list):
+        return [_json_values(x) for x in v]
+    if isinstance(v, float) and v != v:
+        return "nan"
+    if isinstance(v, float) and v in (float("inf"), float("-inf")):
+        return "inf" if v > 0 else "-inf"
+    return v
+
+
+def text(msg, language: str | None = None) -> str:
+    """A message (or a stored plain string, from before messages had ids) as text."""
+    language = language or LANGUAGE
+    if msg is None:
+        return ""
+    if isinstance(msg, str):
+        return msg
+    if not is_message(msg):
+        return str(msg)
+    template = CATALOGUES.get(language, ENGLISH).get(msg["id"]) or ENGLISH.get(msg["id"])
+    params = msg.get("params") or {}
+    if template is None:  # an id from a newer tool: say what can be said
+        return " ".join(_value(v) for v in params.values()) or msg["id"]
+    out = []
+    for line in template.split("\n"):
+        out.append(_fill(line, params, language))
+    return "\n".join(out)
+
+
+def _fill(line: str, params: dict, language: str) -> str:
+    pieces, at = [], 0
+    column = 0
+    for m in _PLACEHOLDER.finditer(line):
+        literal = line[at:m.start()]
+        pieces.append(literal)
+        column = _column_after(pieces)
+        raw = params.get(m.group(1), "")
+        value = _value(raw, language)
+        if "\n" in value and _is_array(raw):  # an array lines up under its first row
+            value = value.replace("\n", "\n" + " " * column)
+        pieces.append(value)
+        at = m.end()
+    pieces.append(line[at:])
+    return "".join(pieces)
+
+
+def _column_after(pieces: list[str]) -> int:
+    joined = "".join(pieces)
+    return len(joined) - (joined.rfind("\n") + 1)
+
+
+def _is_array(value) -> bool:
+    return isinstance(value, dict) and "array" in value and "shape" in value
+
+
+def _value(value, language: str | None = None) -> str:
+    if is_message(value):
+        return text(value, language)
+    if isinstance(value, dict) and "array" in value and "shape" in value:
+        return f"{value['array']}   (shape {tuple(value['shape'])}, {value['dtype']})"
+    if isinstance(value, list) and all(isinstance(v, int) for v in value):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value)
+    return "" if value is None else str(value)

@@ -1,0 +1,206 @@
+"""The verdict on one kata file, as data: what every screen renders and every file stores.
+
+The judge (``conftest.py``) writes one record per property into its JSON report; ``dojo.runner``
+reads the records of every shard into a ``Verdict``. The terminal (``dojo.render``), the
+interview and loop reports, the history and ``dojo test --json`` all render this object; none
+reads text back. Messages are ids with parameters (``dojo.messages``).
+
+A property record (``Property``):
+
+- ``id``: the property's stable id, its test function's name (``test_rejects_nan``): it does not
+  change when its title is reworded. ``title``: the first line of its docstring.
+- ``status``: ``pass``, ``fail`` (the answer broke the property), ``error`` (the answer raised,
+  escaped, or the judge failed), ``timeout`` (a call hung or the kata was too slow),
+  ``skipped`` (not run because an earlier property hung), ``incomplete`` (the run ended before
+  it finished).
+- ``message``, ``hint``: messages; ``calls``: the shrunk input, one mapping of argument names to
+  values per call, as data (arrays as ``dojo.messages.array_param``); ``inputs_label``: which
+  input it is (``input.shrunk``, ``input.hung-on`` …); ``example``: Hypothesis's own text of the
+  input when the calls were not recorded.
+- ``diagnosis``: the catalogue id of the known bug it behaves like (``masked_attention/mask_inverted``)
+  and ``behaves_like`` the stems; ``seconds``; ``output``: what the candidate's code printed
+  while the property ran; ``node``: the pytest node id.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+#: A property's status.
+STATUSES = ("pass", "fail", "error", "timeout", "skipped", "incomplete")
+#: Verdict states that mean the file could not be judged property by property.
+STATUS_STATES = ("not-started", "cannot-import", "numpy-only", "timed-out")
+
+
+@dataclass
+class Verdict:
+    kata: str
+    state: str  # passed | failing | not-started | cannot-import | numpy-only | timed-out | incomplete | error
+    passed: int = 0
+    total: int = 0
+    records: list[dict] = field(default_factory=list)
+    seconds: float = 0.0
+    #: Why the judge could not give a full verdict (a message), for error/incomplete/timed-out.
+    problem: dict | None = None
+    #: The judge's own output, for a judge that failed (state "error"): shown as it is.
+    output: str = ""
+    #: What the worker that ran the candidate's code could enforce (Landlock ABI, no processes).
+    sandbox: dict | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.state == "passed"
+
+    @property
+    def failures(self) -> list[dict]:
+        return [r for r in self.records if r["status"] not in ("pass", "skipped")]
+
+    @property
+    def diagnosis(self) -> str | None:
+        """The catalogue id of the known bug the answer behaves like, if the judge named one."""
+        return next((r["diagnosis"] for r in self.failures if r.get("diagnosis")), None)
+
+    def summary(self) -> dict:
+        """What the state file and the history keep of a verdict: ids, never sentences."""
+        first = None
+        if self.failures:
+            r = self.failures[0]
+            first = {"state": r["state"]} if r["state"] in STATUS_STATES and r.get("file_level") else {"property": r["id"]}
+        elif self.state not in ("passed", "failing"):
+            first = {"state": self.state}
+        return {
+            "state": self.state,
+            "passed": self.passed,
+            "total": self.total,
+            "first_failure": first,
+            "diagnosis": {"id": self.diagnosis} if self.diagnosis else None,
+            # every property, for the interview report: [id, passed?]
+            "properties": [[r["id"], r["status"] == "pass"] for r in self.records if not r.get("file_level")],
+        }
+
+
+def status_of(state: str) -> str:
+    """A judge record's state (pytest's words and ours) as a property status."""
+    return {"passed": "pass", "failed": "fail", "skipped": "skipped", "timed-out": "timeout",
+            "not-run": "incomplete", "error": "error"}.get(state, "error")
+
+
+def normalise(record: dict) -> dict:
+    """A record as every renderer expects it, whatever wrote it (the judge, its watchdog)."""
+    r = dict(record)
+    r.setdefault("id", r.get("property", ""))
+    r.setdefault("title", r["id"])
+    r.setdefault("status", status_of(r.get("state", "error")))
+    r.setdefault("message", None)
+    return r
+
+
+def diagnosis_description(diagnosis: str | None) -> str | None:
+    """The description of a catalogued bug (``kata/stem``: the first line of the docstring of
+    ``tests/meta/wrong/<kata>/<stem>.py``), None if there is no such file."""
+    import ast
+    from pathlib import Path
+
+    if not isinstance(diagnosis, str) or diagnosis.count("/") != 1:
+        return None
+    kata, stem = diagnosis.split("/")
+    if not (kata.isidentifier() and stem.isidentifier()):
+        return None
+    path = Path(__file__).resolve().parent.parent / "tests" / "meta" / "wrong" / kata / f"{stem}.py"
+    try:
+        doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or stem
+    except (OSError, SyntaxError, ValueError):
+        return None
+    return doc.strip().splitlines()[0].rstrip(".")
+
+
+# -- stored references: what state.json and history.jsonl keep of a verdict ----------------------
+# A first failure is {"property": id} or {"state": state}; a diagnosis is {"id": "kata/stem"}.
+# Files written before ids (plain English: a property's title, a state, a bug's description) are
+# migrated when read: a title or description that is found becomes its id, anything else is kept
+# as {"text": ...} and shown as it was.
+
+
+def property_titles(kata: str) -> dict[str, str]:
+    """Each property's id and title, in the judge's order, read without importing the judge."""
+    from dojo import registry
+    from dojo.render import properties_of
+
+    spec = registry.BY_MODULE.get(kata)
+    if spec is None:
+        return {}
+    try:
+        return dict(properties_of(spec.test_path))
+    except (OSError, SyntaxError, ValueError):
+        return {}
+
+
+def property_title(kata: str, pid: str) -> str:
+    return property_titles(kata).get(pid, pid)
+
+
+def first_failure_ref(value, kata: str | None):
+    """A stored first failure in today's form (migrating a sentence from before ids)."""
+    if value is None or (isinstance(value, dict) and len(value) == 1
+                         and next(iter(value)) in ("property", "state", "text")
+                         and isinstance(next(iter(value.values())), str)):
+        return value
+    if not isinstance(value, str):
+        return {"text": str(value)}
+    if value in STATUS_STATES or value in ("incomplete", "error", "failing"):
+        return {"state": value}
+    for pid, title in property_titles(kata or "").items():
+        if title == value:
+            return {"property": pid}
+    return {"text": value}
+
+
+def diagnosis_ref(value, kata: str | None):
+    """A stored diagnosis in today's form (migrating a description from before ids)."""
+    if value is None or (isinstance(value, dict) and len(value) == 1
+                         and next(iter(value)) in ("id", "text") and isinstance(next(iter(value.values())), str)):
+        return value
+    if not isinstance(value, str):
+        return {"text": str(value)}
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parent.parent / "tests" / "meta" / "wrong" / str(kata or "")
+    if kata and folder.is_dir():
+        for path in sorted(folder.glob("*.py")):
+            if diagnosis_description(f"{kata}/{path.stem}") == value.rstrip("."):
+                return {"id": f"{kata}/{path.stem}"}
+    return {"text": value}
+
+
+def first_failure_words(ref, kata: str | None) -> str | None:
+    """A first failure as a person says it: a property's title, or what is wrong with the file."""
+    from dojo.messages import ENGLISH, message, text
+
+    ref = first_failure_ref(ref, kata)
+    if ref is None:
+        return None
+    if "property" in ref:
+        return property_title(kata or "", ref["property"])
+    if "state" in ref:
+        key = f"first-failure.{ref['state']}"
+        return text(message(key)) if key in ENGLISH else ref["state"]
+    return ref["text"]
+
+
+def diagnosis_words(ref, kata: str | None) -> str | None:
+    ref = diagnosis_ref(ref, kata)
+    if ref is None:
+        return None
+    if "id" in ref:
+        return diagnosis_description(ref["id"]) or ref["id"]
+    return ref["text"]
+
+
+def migrate_summary(verdict: dict, kata: str | None) -> dict:
+    """A stored verdict summary (state.json, an interview record) in today's form."""
+    out = dict(verdict)
+    if "first_failure" in out:
+        out["first_failure"] = first_failure_ref(out["first_failure"], kata)
+    if "diagnosis" in out:
+        out["diagnosis"] = diagnosis_ref(out["diagnosis"], kata)
+    return out
