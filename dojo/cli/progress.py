@@ -1,8 +1,9 @@
-"""``dojo`` (no command: the welcome, the progress table, what is due and next) and ``dojo list``."""
+"""``dojo`` (no command: the welcome, the progress table, the katas due for a drill, the next one)
+and ``dojo list``."""
 
 from __future__ import annotations
 
-from dojo import registry
+from dojo import history, registry, schedule
 from dojo.cli.common import Exit, next_kata, shown
 from dojo.env import Env
 from dojo.render import duration, paint, status_text, table
@@ -29,8 +30,6 @@ def cmd_progress(env: Env, args) -> int:
         data["welcomed"] = True
         store.save()
     drills = progress_table(env, store)
-    from dojo.drill import due_lines
-
     for line in due_lines(env, drills):
         env.say(line)
     nxt = next_kata(store)
@@ -49,8 +48,6 @@ def cmd_progress(env: Env, args) -> int:
 
 def progress_table(env: Env, store: Store) -> dict:
     """Print the progress table; return the drill schedule it shows (kata -> schedule.Entry)."""
-    from dojo import history, schedule
-
     records = history.read(env)  # read once: best times and the schedule both come from it
     best = history.best_times(records)
     drills = schedule.schedule(records, env.now())
@@ -79,3 +76,20 @@ def progress_table(env: Env, store: Store) -> dict:
 def cmd_list(env: Env, args) -> int:
     progress_table(env, Store(env))
     return Exit.OK
+
+
+def due_lines(env: Env, entries: dict[str, schedule.Entry]) -> list[str]:
+    """What bare ``dojo`` says under the table when katas are due (``entries``: the schedule
+    the table shows): which, and the command."""
+    katas = schedule.drillable(env)
+    first = schedule.most_overdue(entries, katas)
+    if first is None:
+        return []
+    due = sorted((e for e in entries.values() if e.kata in katas and e.overdue is not None),
+                 key=lambda e: (e is not first, -e.overdue, katas.index(e.kata)))
+    names = ", ".join(f"{e.kata} ({e.cell()})" for e in due)
+    return [
+        "",
+        paint(env, "Due for a drill: ", "yellow", "bold") + names + ".",
+        f"  dojo drill             an interview on {first.kata}, the most overdue, from a blank stub",
+    ]
