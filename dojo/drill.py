@@ -12,18 +12,14 @@ import argparse
 import datetime as dt
 
 from dojo import registry, schedule
-from dojo.cli import Exit, UsageError, kata_arg
+from dojo.cli.common import Exit, UsageError, kata_arg
+from dojo.cli.entry import build_parser, parse, subparsers
 from dojo.env import Env
 from dojo.render import paint
 from dojo.state import Store
 
 #: ``dojo interview`` flags that ``dojo drill`` hands on as they are (when interview has them)
 PASSTHROUGH = ("--minutes", "--coach", "--manual", "--answer", "--at")
-
-
-def order(env: Env) -> list[str]:
-    """The katas that can be drilled (those with a judge), in the registry's order."""
-    return [k.module for k in registry.KATAS if env.test_file(k).is_file()]
 
 
 def day_text(day: dt.date | None) -> str:
@@ -42,39 +38,18 @@ def due_words(e: schedule.Entry) -> str:
     return e.cell()
 
 
-def due_lines(env: Env, entries: dict[str, schedule.Entry]) -> list[str]:
-    """What bare ``dojo`` says under the table when katas are due (``entries``: the schedule
-    the table shows): which, and the command."""
-    katas = order(env)
-    first = schedule.most_overdue(entries, katas)
-    if first is None:
-        return []
-    due = sorted((e for e in entries.values() if e.kata in katas and e.overdue is not None),
-                 key=lambda e: (e is not first, -e.overdue, katas.index(e.kata)))
-    names = ", ".join(f"{e.kata} ({e.cell()})" for e in due)
-    return [
-        "",
-        paint(env, "Due for a drill: ", "yellow", "bold") + names + ".",
-        f"  dojo drill             an interview on {first.kata}, the most overdue, from a blank stub",
-    ]
-
-
 def never_interviewed(env: Env, entries: dict) -> list[str]:
     """Katas that pass in practice (state.json) but have no interview in the history."""
     store = Store(env)
-    return [k for k in order(env) if k not in entries
+    return [k for k in schedule.drillable(env) if k not in entries
             and (store.kata(k).get("verdict") or {}).get("state") == "passed"]
 
 
 def interview_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser | None:
-    from dojo.cli import subparsers
-
     return subparsers(parser).get("interview")
 
 
 def cmd_drill(env: Env, args) -> int:
-    from dojo.cli import build_parser, parse
-
     parser = build_parser()
     interview = interview_parser(parser)
     if interview is None:
@@ -83,7 +58,7 @@ def cmd_drill(env: Env, args) -> int:
     if args.kata:
         kata = kata_arg(args.kata)
     else:
-        first = schedule.most_overdue(entries, order(env))
+        first = schedule.most_overdue(entries, schedule.drillable(env))
         if first is None:
             return nothing_due(env, entries)
         kata = registry.get(first.kata)
@@ -148,7 +123,7 @@ def introduce(env: Env, kata: registry.Kata, e: schedule.Entry | None) -> None:
 
 
 def nothing_due(env: Env, entries: dict) -> int:
-    soon = schedule.next_due(entries, order(env))
+    soon = schedule.next_due(entries, schedule.drillable(env))
     if soon is None:
         env.say("Nothing to drill yet: a kata joins the schedule once you have interviewed on it "
                 "(`dojo interview`, or `dojo drill KATA`).")

@@ -6,7 +6,7 @@ Adding a kata means adding four things: ``katas/<module>.py`` (the stub),
 
 Each entry ends with its follow-up questions, one ``[[kata.followup]]`` table each: the question,
 its model answer (3 to 8 lines once re-wrapped at 95 columns) and optionally the name of a
-demonstration in ``dojo/demos.py`` that computes the answer's numbers live.
+demonstration in ``dojo/demos/`` that computes the answer's numbers live.
 """
 
 from __future__ import annotations

@@ -32,6 +32,7 @@ after fork, while the worker has a single thread.
   hygiene. PR_SET_PDEATHSIG fires when the parent *thread* that forked exits. ``kill_tree``
   stops the tree level by level before killing it, so nothing in it forks away meanwhile; a
   process reparented away earlier is no longer a descendant (a subreaper keeps such orphans).
+  The walk over a process's threads and children reads /proc (``dojo/procfs.py``).
 """
 from __future__ import annotations
 
@@ -45,6 +46,8 @@ import stat
 import sys
 import time
 from pathlib import Path
+
+from dojo import procfs
 
 _LINUX = sys.platform.startswith("linux")
 
@@ -348,38 +351,6 @@ def _signal(pid: int, sig: int) -> None:
         pass
 
 
-def _tasks(pid: int) -> list[str]:
-    try:
-        return os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return []  # gone
-
-
-def _stopped(pid: int) -> bool:
-    """Every thread of pid is stopped (or dead): it cannot fork any more."""
-    for tid in _tasks(pid):
-        try:
-            with open(f"/proc/{pid}/task/{tid}/stat", "rb") as f:
-                state = f.read().rpartition(b")")[2].split()[0]
-        except (OSError, IndexError):
-            continue
-        if state not in (b"T", b"t", b"Z", b"X"):
-            return False
-    return True
-
-
-def _children(pid: int) -> list[int]:
-    """pid's children, from /proc/PID/task/*/children (CONFIG_PROC_CHILDREN)."""
-    kids: list[int] = []
-    for tid in _tasks(pid):
-        try:
-            with open(f"/proc/{pid}/task/{tid}/children", "rb") as f:
-                kids += [int(k) for k in f.read().split()]
-        except OSError:
-            continue
-    return kids
-
-
 def kill_tree(pid: int) -> None:
     """SIGSTOP pid, then level by level its descendants: once a level is seen stopped (so its
     children cannot change), its children are read and stopped; then SIGKILL them all and pid.
@@ -394,11 +365,11 @@ def kill_tree(pid: int) -> None:
     fast = os.path.exists(f"/proc/{os.getpid()}/task/{os.getpid()}/children")
     deadline = time.monotonic() + 5.0
     while frontier and time.monotonic() < deadline:
-        if not all(_stopped(p) for p in frontier):
+        if not all(procfs.stopped(p) for p in frontier):
             time.sleep(0.0005)
             continue
         if fast:
-            new = [kid for p in frontier for kid in _children(p)]
+            new = [kid for p in frontier for kid in procfs.children(p)]
         else:  # the slower walk over all of /proc
             new = [d for d in descendants(pid) if d not in found]
         for p in new:

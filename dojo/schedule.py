@@ -26,7 +26,7 @@ import datetime as dt
 import math
 from dataclasses import dataclass
 
-from dojo import history
+from dojo import history, registry
 
 #: days until the next drill after 1, 2, 3, 4 and 5 (or more) clean passes in a row
 INTERVALS = (1, 3, 7, 21, 60)
@@ -150,6 +150,11 @@ def schedule(records: list[dict], now: float, tz: dt.tzinfo | None = None) -> di
 def for_env(env) -> dict[str, Entry]:
     """The schedule of this state folder's history, now."""
     return schedule(history.read(env), env.now())
+
+
+def drillable(env) -> list[str]:
+    """The katas that can be drilled (those with a judge), in the registry's order."""
+    return [k.module for k in registry.KATAS if env.test_file(k).is_file()]
 
 
 def most_overdue(entries: dict[str, Entry], order: list[str]) -> Entry | None:

@@ -1,8 +1,10 @@
 """The judge's side of the process boundary: start workers, call them, watch them from outside.
 
-A ``Worker`` is one sandboxed process (``dojo/zygote.py``) holding the candidate's module. A
-call sends the arguments as an envelope (``dojo/wire.py``) and waits, reading three things the
-candidate's code cannot forge because they come from the kernel (``/proc``):
+A ``Worker`` is one sandboxed process holding the candidate's module (``dojo/zygote.py`` forks
+it, ``dojo/zygote_child.py`` runs in it; the judge's handle on the zygote is
+``dojo/zygote_handle.py``). A call sends the arguments as an envelope (``dojo/wire.py``) and
+waits, reading three things the candidate's code cannot forge because they come from the kernel
+(``/proc``):
 
 - **CPU time.** A call may use ``Limits.cpu`` seconds of CPU; past that it is stopped. A busy
   machine slows the wall clock, not this.
@@ -21,32 +23,21 @@ count wall-clock time.
 from __future__ import annotations
 
 import os
-import secrets
 import select
 import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dojo import wire
+from dojo import procfs, wire
+from dojo.zygote_handle import Zygote
 
-ROOT = Path(__file__).resolve().parent.parent
-ZYGOTE_ENV = "DOJO_ZYGOTE"
 OUTPUT_LIMIT = 10_000
 OUTPUT_TOTAL = 200_000
-#: Threads of the BLAS libraries NumPy may use: one, so two threads spinning on each other
-#: cannot turn a quick call into a slow one on a busy machine.
-ONE_THREAD = {name: "1" for name in (
-    "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
-    "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")}
 #: How often (at most) a worker's CPU time is read between quick calls, in seconds.
 MARK_EVERY = 0.02
-_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
 @dataclass
@@ -69,136 +60,6 @@ class Reply:
     cpu: float = 0.0
     how: str = ""  # for died, hung and broken: what happened, in words
     kind: str = ""  # for hung: cpu, idle or wall
-
-
-# -- the zygote -------------------------------------------------------------------------------
-
-
-class Zygote:
-    """A handle on the zygote process (one per judge; shared by processes forked from it)."""
-
-    _mine: "Zygote | None" = None
-
-    def __init__(self, address: str, token: str, proc=None, lifeline: int | None = None):
-        self.address, self.token, self.proc, self.lifeline = address, token, proc, lifeline
-        self.owner = os.getpid()  # the process that started it, and alone may end it
-        self._conn: tuple[int, socket.socket] | None = None
-
-    @classmethod
-    def shared(cls) -> "Zygote":
-        """The zygote named in the environment (started by a parent), or a new one of this process."""
-        if cls._mine is not None:
-            return cls._mine
-        named = os.environ.get(ZYGOTE_ENV, "")
-        if " " in named:
-            address, token = named.split(" ", 1)
-            cls._mine = cls(address, token)
-        else:
-            cls._mine = cls.start()
-        return cls._mine
-
-    @classmethod
-    def start(cls, export: bool = False) -> "Zygote":
-        token = secrets.token_hex(16)
-        if sys.platform.startswith("linux"):  # an abstract socket: no path length limit, no file
-            address = f"@dojo-zygote-{os.getpid()}-{secrets.token_hex(6)}"
-        else:
-            address = os.path.join(tempfile.mkdtemp(prefix="dojo-zygote-"), "socket")
-        read_end, write_end = os.pipe()
-        env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "LC_ALL", "SYSTEMROOT", "TMPDIR")}
-        env.update(ONE_THREAD, DOJO_ZYGOTE_TOKEN=token)
-        boot = f"import sys; sys.path.insert(0, {str(ROOT)!r}); from dojo import zygote; " \
-               f"zygote.run(sys.argv[1], zygote.os.environ.pop('DOJO_ZYGOTE_TOKEN'), int(sys.argv[2]))"
-        proc = subprocess.Popen(
-            [sys.executable, "-I", "-c", boot, address, str(read_end)], pass_fds=(read_end,), env=env,
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, start_new_session=True, close_fds=True,
-        )
-        os.close(read_end)
-        zygote = cls(address, token, proc, write_end)
-        if export:
-            os.environ[ZYGOTE_ENV] = f"{address} {token}"
-        return zygote
-
-    def wait_ready(self) -> None:
-        """Wait (once) until the zygote listens."""
-        if self.proc is not None and self.proc.stdout is not None:
-            ready = self.proc.stdout.readline()
-            if ready.strip() != b"ready":
-                raise RuntimeError(f"the worker process could not start (exit status {self.proc.poll()})")
-            self.proc.stdout.close()
-            self.proc.stdout = None
-
-    def _connection(self) -> socket.socket:
-        if self._conn is not None and self._conn[0] == os.getpid():
-            return self._conn[1]
-        self.wait_ready()
-        conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        deadline = time.monotonic() + 60.0
-        while True:  # a zygote started by a parent may still be importing NumPy
-            try:
-                conn.connect(sockaddr(self.address))
-                break
-            except (FileNotFoundError, ConnectionRefusedError):
-                if time.monotonic() > deadline:
-                    raise RuntimeError("the process that runs the candidates' code did not start") from None
-                time.sleep(0.005)
-        self._conn = (os.getpid(), conn)
-        return conn
-
-    def _ask(self, request: dict, fds: tuple = ()) -> dict:
-        import json
-        import struct
-
-        conn = self._connection()
-        body = json.dumps({**request, "token": self.token}).encode()
-        socket.send_fds(conn, [struct.pack("<I", len(body)) + body], list(fds))
-        head = wire._exactly(conn, 4)
-        (size,) = struct.unpack("<I", head)
-        return json.loads(wire._exactly(conn, size))
-
-    def spawn(self, path: Path, function: str, tmp: Path, memory: int) -> tuple[int, socket.socket, int]:
-        mine, theirs = socket.socketpair()
-        out_read, out_write = os.pipe()
-        try:
-            reply = self._ask({"op": "spawn", "path": str(path), "function": function, "tmp": str(tmp),
-                               "memory": memory}, (theirs.fileno(), out_write))
-        finally:
-            theirs.close()
-            os.close(out_write)
-        os.set_blocking(out_read, False)
-        mine.setblocking(False)
-        return int(reply["pid"]), mine, out_read
-
-    def end(self, pid: int, kill: bool = True, wait: bool = True) -> dict | None:
-        """End worker ``pid``; with ``wait``, wait until it is gone and return how it ended."""
-        try:
-            return self._ask({"op": "end", "pid": pid, "kill": kill, "wait": wait}).get("status")
-        except (OSError, EOFError, ValueError):
-            return None
-
-    def close(self) -> None:
-        """End the zygote and every worker (in the process that started it; elsewhere, only
-        this process's connection)."""
-        if self._conn is not None and self._conn[0] == os.getpid():
-            self._conn[1].close()
-            self._conn = None
-        if os.getpid() != self.owner:
-            return
-        if self.lifeline is not None:
-            os.close(self.lifeline)
-            self.lifeline = None
-            if self.proc is not None:
-                try:
-                    self.proc.wait(10)
-                except subprocess.TimeoutExpired:
-                    self.proc.kill()
-        if Zygote._mine is self:
-            Zygote._mine = None
-
-
-def sockaddr(address: str) -> str:
-    """A Unix socket address as the socket module takes it: "@name" is Linux's abstract name."""
-    return "\0" + address[1:] if address.startswith("@") else address
 
 
 # -- one worker -------------------------------------------------------------------------------
@@ -334,9 +195,9 @@ class Worker:
         warm = self.call(kwargs, cpu)
         if warm.status != "returned" or self.pid is None:
             return warm, None
-        base = _rss(self.pid, reset=True)
+        base = procfs.rss(self.pid, reset=True)
         reply = self.call(kwargs, cpu)
-        peak = _status_field(self.pid, "VmHWM") if reply.status == "returned" else None
+        peak = procfs.status_field(self.pid, "VmHWM") if reply.status == "returned" else None
         return reply, (None if base is None or peak is None else max(0, peak - base))
 
     def _request(self, message: dict, kwargs: dict, cpu: float | None) -> Reply:
@@ -367,7 +228,7 @@ class Worker:
         # CPU time is read from /proc at most every MARK_EVERY seconds: a quick call costs no
         # read, and the next read counts its time.
         if self._cpu_mark is None:
-            self._cpu_mark, self._cpu_mark_at = _cpu(self.pid), time.monotonic()
+            self._cpu_mark, self._cpu_mark_at = procfs.cpu(self.pid), time.monotonic()
         start_cpu = self._cpu_mark
         started = last = time.monotonic()
         idle = 0.0
@@ -402,13 +263,13 @@ class Worker:
                     if frame is not None:
                         spent = 0.0
                         if time.monotonic() - self._cpu_mark_at > MARK_EVERY:
-                            now_cpu = _cpu(self.pid)
+                            now_cpu = procfs.cpu(self.pid)
                             spent = (now_cpu or 0.0) - (self._cpu_mark or 0.0)
                             self._cpu_mark, self._cpu_mark_at = now_cpu, time.monotonic()
                         return self._reply(*frame, cpu=spent)
                     continue
                 now = time.monotonic()
-                used, state = _cpu_and_state(self.pid)
+                used, state = procfs.cpu_and_state(self.pid)
                 if used is None:  # no /proc: wall-clock time stands in for CPU time
                     used, state = now - started + (start_cpu or 0.0), "R"
                 if used - (start_cpu or 0.0) > cpu_limit:
@@ -491,43 +352,3 @@ class Worker:
 
 def _print_through(text: str) -> None:
     sys.stdout.write(text)
-
-
-# -- reading a process from outside -----------------------------------------------------------
-
-
-def _cpu_and_state(pid: int | None) -> tuple[float | None, str]:
-    if pid is None:
-        return None, "?"
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            fields = f.read().rsplit(b")", 1)[1].split()
-    except (OSError, IndexError):
-        return None, "?"
-    return (int(fields[11]) + int(fields[12])) / _TICK, fields[0].decode()
-
-
-def _cpu(pid: int | None) -> float | None:
-    return _cpu_and_state(pid)[0]
-
-
-def _status_field(pid: int, name: str) -> int | None:
-    try:
-        with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as f:
-            for line in f:
-                if line.startswith(name + ":"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
-
-
-def _rss(pid: int, reset: bool = False) -> int | None:
-    """Resident memory now; ``reset`` first sets the high-water mark to it (Linux 4.0+)."""
-    if reset:
-        try:
-            with open(f"/proc/{pid}/clear_refs", "w") as f:
-                f.write("5")
-        except OSError:
-            return None
-    return _status_field(pid, "VmRSS")

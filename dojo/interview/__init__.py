@@ -24,8 +24,10 @@ so closing the terminal never pauses the clock (docs/interview.md).
 Where things live:
 
 ==================  ===========================================================================
-``command.py``      the command: arguments, picking katas, the queue of problems (start, resume,
-                    statement, one problem after another)
+``command.py``      the command: checking the arguments, picking katas, opening the session
+``queue.py``        the queue of problems (``Interview``): start, resume, statement, one problem
+                    after another
+``loop.py``         ``--loop``: the stages on one clock (``LoopInterview``)
 ``state.py``        the open interview as dataclasses (Session, Entry, Problem, Loop) and
                     ``interview.json``: read, checked, written, set aside
 ``attempt.py``      one attempt folder and file: the stub, what was seen before the deadline
@@ -45,10 +47,10 @@ import argparse
 from dojo.cli import number
 from dojo.interview.command import cmd_interview
 from dojo.interview.history_view import cmd_history
+from dojo.interview.loop import DEFAULT_MINUTES as DEFAULT_LOOP_MINUTES
 
 MAX_MINUTES = 24 * 60  #: --minutes: at most a day per problem
 MAX_AT = 24 * 3600.0  #: --at: at most a day into the interview
-DEFAULT_LOOP_MINUTES = 45  #: --loop: the whole loop's clock
 
 __all__ = ["cmd_history", "cmd_interview", "register"]
 

@@ -22,8 +22,8 @@ import time
 
 from dojo import history, registry
 from dojo.interview import attempt, state
-from dojo.interview.command import Interview
 from dojo.interview.finish import RECORD_VERSION, Ended
+from dojo.interview.queue import Interview
 from dojo.interview.report import RESULT_WORDS, checked, failure_words, followups
 from dojo.verdict import diagnosis_words
 from dojo.interview.screen import clock_text
@@ -31,7 +31,7 @@ from dojo.interview.state import Entry, Loop, Problem, Session
 from dojo.cli import Exit
 from dojo.render import paint, pass_count, table
 
-from dojo.interview import DEFAULT_LOOP_MINUTES as DEFAULT_MINUTES
+DEFAULT_MINUTES = 45  #: --loop: the whole loop's clock (dojo interview --loop)
 
 
 def new_session(env, start: registry.Kata, minutes: float | None, coach: bool, watch: bool) -> Session:

@@ -5,6 +5,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -100,3 +101,95 @@ def test_the_numpy_only_rule_is_checked_without_running_the_code(tmp_path, sourc
 
 def test_numpy_itself_is_allowed():
     assert forbidden_imports("import numpy as np\nfrom numpy.lib import stride_tricks\n") == []
+
+
+# -- the tool's own layout ----------------------------------------------------------------------
+
+MAX_MODULE_LINES = 400  #: a module of the tool past this is split along its seams
+
+
+def dojo_modules() -> dict[str, Path]:
+    """Every module of the ``dojo`` package by dotted name; a package's ``__init__.py`` is the package."""
+    modules = {}
+    for path in sorted((ROOT / "dojo").rglob("*.py")):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        modules[".".join(parts)] = path
+    return modules
+
+
+def dojo_imports(name: str, path, modules: dict) -> set[str]:
+    """The dojo modules ``name`` imports, at any nesting level (module, function, class body):
+    ``import dojo.x``, ``from dojo.x import y`` (dojo.x.y when y is a module, else dojo.x),
+    ``from dojo import x`` and relative imports, each resolved to the module it names."""
+
+    def known(dotted: str) -> str | None:
+        while dotted and dotted not in modules:
+            dotted = dotted.rpartition(".")[0]
+        return dotted or None
+
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(known(alias.name) for alias in node.names if alias.name.split(".")[0] == "dojo")
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                source = ".".join(base + ([node.module] if node.module else []))
+            else:
+                source = node.module or ""
+            if source.split(".")[0] != "dojo":
+                continue
+            for alias in node.names:
+                sub = f"{source}.{alias.name}"
+                found.add(sub if sub in modules else known(source))
+    found.discard(None)
+    found.discard(name)
+    return found
+
+
+def a_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle of ``graph`` (its modules in order, the first repeated at the end), or None."""
+    done, path = set(), []
+
+    def visit(node: str) -> list[str] | None:
+        if node in path:
+            return path[path.index(node):] + [node]
+        if node in done:
+            return None
+        path.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            cycle = visit(nxt)
+            if cycle:
+                return cycle
+        path.pop()
+        done.add(node)
+        return None
+
+    for node in sorted(graph):
+        cycle = visit(node)
+        if cycle:
+            return cycle
+    return None
+
+
+def test_no_module_of_the_tool_is_longer_than_400_lines():
+    long = {str(path.relative_to(ROOT)): n for path in dojo_modules().values()
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES}
+    assert not long, f"split these along their seams (at most {MAX_MODULE_LINES} lines each): {long}"
+
+
+def test_the_tool_has_no_import_cycle():
+    modules = dojo_modules()
+    graph = {name: dojo_imports(name, path, modules) for name, path in modules.items()}
+    assert graph["dojo.cli"] and graph["dojo.drill"]  # the graph is really built
+    cycle = a_cycle(graph)
+    assert cycle is None, ("an import cycle in dojo (move what both sides need into a lower module): "
+                           + " -> ".join(cycle))
+
+
+def test_the_import_cycle_finder_finds_cycles():
+    assert a_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert a_cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) is None

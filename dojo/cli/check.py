@@ -1,0 +1,66 @@
+"""``dojo check`` (every kata) and ``dojo test`` (one): judge, record the verdict, offer the next."""
+
+from __future__ import annotations
+
+from dojo import registry
+from dojo.cli.common import Exit, kata_arg, next_kata, shown
+from dojo.cli.progress import progress_table
+from dojo.env import Env
+from dojo.render import paint, status_text, verdict_lines
+from dojo.state import Store, check_oracle_cache
+
+
+def record_verdict(store: Store, kata: registry.Kata, verdict, env: Env) -> None:
+    entry = store.kata(kata.module)
+    entry["verdict"] = {**verdict.summary(), "at": env.now()}
+    if verdict.ok:
+        entry["solved"] = True
+    store.save()
+
+
+def cmd_check(env: Env, args) -> int:
+    from dojo.runner import judge
+
+    store = Store(env)
+    store.load()
+    check_oracle_cache(env)
+    all_ok = True
+    n = len(registry.KATAS)
+    for i, k in enumerate(registry.KATAS, 1):
+        print(f"[{i}/{n}] judging {k.module}…", end="", file=env.stdout, flush=True)
+        verdict = judge(env, k, env.kata_file(k).parent)
+        record_verdict(store, k, verdict, env)
+        all_ok &= verdict.ok
+        env.say(" " + status_text(env, verdict.summary()) + f"  ({verdict.seconds:.1f} s)")
+    env.say()
+    progress_table(env, store)
+    return Exit.OK if all_ok else Exit.FAILED
+
+
+def cmd_test(env: Env, args) -> int:
+    from dojo.runner import judge
+
+    kata = kata_arg(args.kata)
+    path = env.kata_file(kata)
+    check_oracle_cache(env)
+    verdict = judge(env, kata, path.parent)
+    store = Store(env)
+    record_verdict(store, kata, verdict, env)
+    for line in verdict_lines(env, verdict, kata, shown(env, path)):
+        env.say(line)
+    if verdict.ok:
+        offer_next(env, store, kata)
+    elif verdict.state == "failing":
+        env.say(f"Stuck? `dojo hint {kata.module}`.  Re-judge on every save: `dojo watch {kata.module}`.")
+    if verdict.state == "error":
+        return Exit.INTERNAL
+    return Exit.OK if verdict.ok else Exit.FAILED
+
+
+def offer_next(env: Env, store: Store, kata: registry.Kata) -> registry.Kata | None:
+    nxt = next_kata(store)
+    if nxt is None:
+        env.say(paint(env, "That was the last one: every kata passes.", "green") + " Try `dojo interview`.")
+    else:
+        env.say(f"Next: {paint(env, nxt.module, 'bold')} — {nxt.title}.  `dojo show {nxt.module}`")
+    return nxt

@@ -1,0 +1,114 @@
+"""What the dojo tells about a kata: ``dojo show`` (the problem), ``dojo hint``, ``dojo solution``
+(the reference answer) and ``dojo followups`` (the interviewer's next questions)."""
+
+from __future__ import annotations
+
+from dojo import registry
+from dojo.cli.common import Exit, UsageError, kata_arg, next_kata, shown
+from dojo.env import Env
+from dojo.render import contract, docstring_of, paint, properties_of, signature_of
+from dojo.state import Store
+
+
+def cmd_show(env: Env, args) -> int:
+    kata = kata_arg(args.kata)
+    source = env.solution_file(kata)
+    env.say(paint(env, f"{kata.title}", "bold") + f"   [{kata.difficulty}, about {kata.minutes} min]")
+    env.say(f"Edit: {shown(env, env.kata_file(kata))}")
+    env.say()
+    env.say("    " + paint(env, signature_of(source, kata.function), "cyan"))
+    env.say()
+    for line in contract(env, docstring_of(source, kata.function)):
+        env.say("    " + line if line else "")
+    env.say()
+    env.say(paint(env, "What the judge checks", "bold") + " (property tests against PyTorch, float64):")
+    for _, statement in properties_of(env.test_file(kata)):
+        env.say(f"  • {statement}")
+    env.say()
+    env.say(f"Judge it: dojo test {kata.module}   ·   on every save: dojo watch {kata.module}")
+    return Exit.OK
+
+
+def next_hint(env: Env, store: Store, kata: registry.Kata) -> None:
+    entry = store.kata(kata.module)
+    used = entry["hints_used"]
+    total = len(kata.hints)
+    if used >= total:
+        env.say(f"No more hints for {kata.module}: all {total} are shown below.")
+        for i, h in enumerate(kata.hints, 1):
+            env.say(f"  {i}. {h}")
+        return
+    entry["hints_used"] = used + 1
+    store.save()
+    env.say(paint(env, f"hint {used + 1} of {total}", "yellow", "bold") + f" ({kata.module}): {kata.hints[used]}")
+
+
+def current_kata(store: Store) -> registry.Kata | None:
+    """The kata you are on: the one judged most recently, unless it passed; else the next to do."""
+    judged = [(entry["verdict"].get("at") or 0, k) for k in registry.KATAS
+              if isinstance((entry := store.kata(k.module)).get("verdict"), dict)]
+    judged = [(at, k) for at, k in judged if isinstance(at, (int, float))]
+    if judged:
+        _, latest = max(judged, key=lambda pair: pair[0])
+        if store.kata(latest.module)["verdict"].get("state") != "passed":
+            return latest
+    return next_kata(store)
+
+
+def cmd_hint(env: Env, args) -> int:
+    store = Store(env)
+    if args.kata:
+        kata = kata_arg(args.kata)
+    else:
+        kata = current_kata(store)
+        if kata is None:
+            raise UsageError("every kata passes, so there is no current one: name one, e.g. `dojo hint 1`.")
+    next_hint(env, store, kata)
+    return Exit.OK
+
+
+def cmd_solution(env: Env, args) -> int:
+    kata = kata_arg(args.kata)
+    store = Store(env)
+    entry = store.kata(kata.module)
+    if not (entry["solved"] or args.give_up):
+        raise UsageError(
+            f"the reference answer for {kata.module} opens once your kata passes "
+            f"(`dojo test {kata.module}`), or with --give-up, which is recorded in your progress."
+        )
+    if args.give_up and not entry["solved"]:
+        entry["gave_up"] = True
+    entry["revealed"] = True
+    store.save()
+    path = env.solution_file(kata)
+    env.say(paint(env, f"Reference answer: {shown(env, path)}", "bold"))
+    env.say()
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        env.say(paint(env, f"{n:4d} ", "dim") + line)
+    return Exit.OK
+
+
+def cmd_followups(env: Env, args) -> int:
+    import textwrap
+
+    from dojo import demos
+
+    kata = kata_arg(args.kata) if args.kata else next_kata(Store(env))
+    if kata is None:
+        raise UsageError("every kata passes already: name one, e.g. `dojo followups softmax`.")
+    env.say(paint(env, f"{kata.module} — {kata.title}", "bold"))
+    env.say("The interviewer's follow-up questions:")
+    for i, f in enumerate(kata.followup_answers, 1):
+        env.say(textwrap.fill(f.question, 100, initial_indent=f"{i:>3}. ", subsequent_indent="     "))
+        if not args.answers:
+            continue
+        for line in f.answer_lines():
+            env.say("     " + line)
+        if f.demo:
+            env.say(paint(env, f"     computed now (dojo/demos.py: {f.demo}):", "cyan"))
+            for line in demos.run(f.demo).lines:
+                env.say("       " + line)
+        env.say()
+    if not args.answers:
+        env.say(f"Model answers, with their numbers computed live: dojo followups {kata.module} --answers")
+    return Exit.OK

@@ -1,0 +1,61 @@
+"""The demonstrations behind the follow-ups of the KV cache:
+its memory, decoding's arithmetic intensity, recomputing without it."""
+
+from __future__ import annotations
+
+from dojo.demos import Shown, demo, kv_cache_bytes, size
+
+
+@demo("kv_cache_memory")
+def kv_cache_memory() -> Shown:
+    layers, heads, head_dim, tokens, fp16 = 32, 32, 128, 32 * 1024, 2
+    params = 7e9
+    mha = kv_cache_bytes(layers, heads, head_dim, tokens, fp16)
+    gqa = kv_cache_bytes(layers, 8, head_dim, tokens, fp16)
+    per_token = kv_cache_bytes(layers, heads, head_dim, 1, fp16)
+    lines = [
+        "bytes = 2 (k and v) × layers × kv_heads × head_dim × tokens × bytes per value",
+        f"7B model (stated: {layers} layers, {heads} heads × {head_dim}, float16), {tokens} tokens:",
+        f"  multi-head, {heads} kv heads: {size(per_token)} per token, {size(mha)} in all",
+        f"  GQA, 8 kv heads:          {size(gqa)} in all ({mha / gqa:.0f}× smaller)",
+        f"  for scale: the float16 weights of {params:.0e} parameters take {size(params * fp16)}",
+    ]
+    return Shown(lines, {"mha": mha, "gqa": gqa, "heads": heads, "kv_heads": 8, "per_token": per_token,
+                         "tokens": tokens, "weights": params * fp16})
+
+
+@demo("decode_intensity")
+def decode_intensity() -> Shown:
+    flops_peak, bandwidth = 312e12, 2.0e12  # stated: an A100's dense fp16 peak and HBM bandwidth
+    d = 4096
+    ridge = flops_peak / bandwidth
+    rows = []
+    for batch in (1, 8, 64, 256):
+        flops = 2 * batch * d * d  # one (d, d) weight matrix applied to `batch` token vectors
+        nbytes = 2 * d * d + 2 * 2 * batch * d  # read the fp16 weights once, read and write activations
+        rows.append({"batch": batch, "intensity": flops / nbytes})
+    lines = [f"a {d}×{d} float16 weight matrix times one token vector per request;",
+             f"GPU (stated: A100, {flops_peak / 1e12:.0f} TFLOP/s, {bandwidth / 1e12:.1f} TB/s): compute-bound above "
+             f"{ridge:.0f} flops per byte"]
+    for r in rows:
+        bound = "memory-bound" if r["intensity"] < ridge else "compute-bound"
+        lines.append(f"  batch {r['batch']:>3}: {r['intensity']:6.1f} flops per byte read   {bound}")
+    return Shown(lines, {"ridge": ridge, "rows": rows})
+
+
+@demo("kv_cache_recompute")
+def kv_cache_recompute() -> Shown:
+    d = 4096  # stated: one layer of width d_model = 4096, MLP 4d, counted in multiply-adds
+
+    def per_token(n: int, cached: bool) -> float:
+        tokens = 1 if cached else n  # rows that go through the projections and the MLP again
+        dense = tokens * (4 * d * d + 8 * d * d)  # q, k, v, o projections and the MLP
+        attend = tokens * n * d * 2  # scores and weighted sum for each recomputed query
+        return dense + attend
+
+    rows = [{"n": n, "without": per_token(n, False), "with": per_token(n, True)} for n in (1024, 4096, 16384)]
+    lines = [f"multiply-adds to generate the next token after n tokens, one layer, d_model = {d}:",
+             "       n   without a cache   with a cache   ratio"]
+    for r in rows:
+        lines.append(f"  {r['n']:>6}   {r['without']:15.2e}   {r['with']:12.2e}   {r['without'] / r['with']:5.0f}")
+    return Shown(lines, {"rows": rows})

@@ -1,0 +1,209 @@
+"""The queue of problems: `Interview` starts or resumes each problem (`start`, `resume`), shows
+its statement, plays it (live.py, or scripted.py for ``--answer``), files its record and reports
+it; ``--loop`` plays the same queue as stages (loop.py: `LoopInterview`)."""
+
+from __future__ import annotations
+
+import signal
+
+from dojo import history, registry
+from dojo.cli import Exit
+from dojo.env import Env
+from dojo.interview import attempt, live, scripted, state
+from dojo.interview.attempt import Attempt, read_bytes, write_bytes
+from dojo.interview.finish import Ended, hard_stop
+from dojo.interview.judging import Judging
+from dojo.interview.report import HINT_COST, report
+from dojo.interview.screen import Detached, Screen, Signals, clock_text
+from dojo.interview.state import Entry, Problem, Session
+from dojo.render import contract, docstring_of, paint, properties_of, signature_of
+
+
+class Interview:
+    """The interview being run: its session and the means to play it (screen, keys, judge)."""
+
+    def __init__(self, env: Env, session: Session, judge, keys, signals: Signals, script: list, debounce: float):
+        self.env = env
+        self.session = session
+        self.judging = Judging(self, judge)
+        self.keys = keys
+        self.signals = signals
+        self.script = script  #: scripted mode: (answer file, clock time or None) per problem
+        self.scripted = bool(script)
+        self.script_base = session.index  #: the script's first answer is for this problem
+        self.debounce = debounce
+        self.screen = Screen(env)
+        self.say = self.screen.say
+        self.playing: Attempt | None = None  # the running problem, once its clock runs
+
+    def save(self) -> None:
+        state.save(self.env, self.session)
+
+    def persist(self, a: Attempt, elapsed: float) -> None:
+        a.problem.elapsed_s = elapsed
+        a.problem.tick_wall = self.env.now()
+        self.save()
+
+    def stage_words(self) -> str:
+        return ""
+
+    # -- the queue ---------------------------------------------------------------------------
+    def run(self) -> int:
+        try:
+            done = self.play_all()
+        except Detached as d:
+            if self.session.current is not None and self.playing is not None:
+                self.persist(self.playing, self.playing.elapsed())
+            try:  # the terminal may be gone already
+                self.screen.clear()
+                self.env.warn(f"\n{self.paused_words}: `dojo interview --resume` continues it "
+                              "(the clock keeps counting).")
+            except OSError:
+                pass
+            return 128 + d.signum
+        return self.conclude(done)
+
+    paused_words = "Interview paused"
+
+    def play_all(self) -> list[dict]:
+        """Play the queue's problems one after another (each reported and recorded as it ends)."""
+        records = []
+        s = self.session
+        while s.index < len(s.queue):
+            if s.current is None:
+                if records and not self.ready_for_next():
+                    break
+                problem = self.start(s.entry)
+            elif s.current.id in {r.get("id") for r in history.read(self.env)}:
+                self.file_record(None)  # recorded already; only the session was not updated
+                continue
+            else:
+                problem = self.resume(s.current)
+            ended = self.play(problem)
+            report(self, self.playing.kata, ended, self.playing.path)
+            self.file_record(ended.record)
+            records.append(ended.record)
+            if ended.record["outcome"] == "abandoned":
+                break
+        return records
+
+    def conclude(self, records: list[dict]) -> int:
+        s = self.session
+        state.clear(self.env)
+        left = len(s.queue) - s.index
+        if left > 0:
+            self.say(f"Not started: {', '.join(e.kata for e in s.queue[-left:])}.")
+        if any(r["ended_by"] == "interrupt" for r in records):
+            return Exit.INTERRUPTED
+        return Exit.OK if records and all(r["outcome"] == "passed" for r in records) else Exit.FAILED
+
+    def ready_for_next(self) -> bool:
+        s = self.session
+        n, total = s.index + 1, len(s.queue)
+        self.say()
+        limit = clock_text(s.entry.limit_s)
+        self.say(paint(self.env, f"Next: problem {n} of {total}, {s.entry.kata} ({limit} on the clock).", "bold")
+                 + " Press n to start it (the clock starts then), q to stop here.")
+        self.save()
+        while True:
+            got = self.signals.got
+            if got == signal.SIGINT:
+                self.signals.got = None
+                return False
+            if got is not None:
+                raise Detached(got)
+            if self.keys is None or self.keys.closed:
+                return True
+            key = self.keys.poll(live.TICK)
+            if key in ("n", "N"):
+                return True
+            if key in ("q", "Q"):
+                return False
+
+    def file_record(self, rec: dict | None) -> None:
+        if rec is not None:
+            history.append(self.env, rec)
+        s = self.session
+        s.current = None
+        self.playing = None
+        s.index += 1
+        if s.index < len(s.queue):
+            self.save()
+
+    # -- one problem: set up -------------------------------------------------------------------
+    def start(self, entry: Entry) -> Problem:
+        kata = registry.get(entry.kata)
+        problem = attempt.create(self.env, kata, entry.limit_s)
+        self.session.current = problem
+        self.save()
+        self.statement(kata, problem)
+        return problem
+
+    def resume(self, p: Problem) -> Problem:
+        env = self.env
+        kata = registry.get(p.kata)
+        gap = max(0.0, env.now() - p.tick_wall)
+        p.elapsed_s += gap
+        p.closed_s += gap
+        p.resumed += 1
+        p.tick_wall = env.now()
+        path = Attempt.file(env, p)
+        if not path.exists():
+            last = read_bytes(path.parent / ".last-seen.py")
+            write_bytes(path, last if last is not None else attempt.stub(env, kata))
+            env.warn(f"warning: {path} was missing; put back the version the interview last saw.")
+        self.save()
+        self.statement(kata, p)
+        self.say(paint(env, "Resumed: ", "bold") + f"{clock_text(p.elapsed_s)} used, "
+                 f"{clock_text(gap)} of it while the interview was closed; "
+                 f"{clock_text(p.limit_s - p.elapsed_s)} left.")
+        return p
+
+    def statement(self, kata: registry.Kata, p: Problem) -> None:
+        env, say, s = self.env, self.say, self.session
+        source = env.solution_file(kata)
+        say(self.heading(kata, p))
+        say(f"Write your answer in: {paint(env, str(Attempt.file(env, p)), 'bold')}")
+        if p.start is not None:
+            say("It starts with your file from the stage before; the new function is below it.")
+        say()
+        say("    " + paint(env, signature_of(source, kata.function), "cyan"))
+        say()
+        for line in contract(env, docstring_of(source, kata.function)):
+            say("    " + line if line else "")
+        say()
+        checks = properties_of(env.test_file(kata))
+        if s.coach:
+            say(paint(env, "What the judge checks", "bold") + " (property tests against PyTorch, float64):")
+            for _, statement in checks:
+                say(f"  • {statement}")
+        else:  # their titles would hand over the classic mistakes: shown once the interview ends
+            head = "What the judge checks:"
+            text = self.screen.wrap(f"{head} {len(checks)} property tests against PyTorch (float64). Their titles "
+                                    "are shown when the interview ends (--coach shows them now).", "")
+            say(paint(env, head, "bold") + text[len(head):])
+        say()
+        if not self.scripted:
+            judged = "every save is judged" if s.watch else "press t to judge"
+            shown_ = "the whole verdict" if s.coach else "how many properties pass"
+            say(self.screen.wrap(f"Keys: {live.KEYS_HELP}.  {judged.capitalize()} and you see {shown_}.", ""))
+            say(self.screen.wrap(f"Hints cost {HINT_COST} points each. {self.clock_words(p)}", ""))
+
+    def heading(self, kata: registry.Kata, p: Problem) -> str:
+        n, total = self.session.index + 1, len(self.session.queue)
+        of = f"problem {n} of {total}: " if total > 1 else ""
+        return (paint(self.env, f"Interview {of}{kata.title}", "bold")
+                + f"   [{kata.difficulty}, {clock_text(p.limit_s)} on the clock]")
+
+    def clock_words(self, p: Problem) -> str:
+        return f"At {clock_text(p.limit_s)} the clock stops hard: what is saved then is graded."
+
+    # -- one problem: the clock ----------------------------------------------------------------
+    def play(self, p: Problem) -> Ended:
+        a = self.playing = Attempt(self.env, p)
+        if a.elapsed() >= p.limit_s:  # the deadline passed while the interview was closed
+            return hard_stop(self, a, closed=True)
+        if self.scripted:
+            answer, at = self.script[self.session.index - self.script_base]
+            return scripted.play(self, a, answer, at)
+        return live.play(self, a)
