@@ -53,6 +53,12 @@ def fresh(call: dict) -> dict:
     return {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in call.items()}
 
 
+@functools.lru_cache(maxsize=None)
+def _integers(lo: int, hi: int):
+    """``st.integers(lo, hi)``, built once per range (Hypothesis validates each new strategy)."""
+    return st.integers(lo, hi)
+
+
 def listed(names) -> str:
     """``"q, k and v"``."""
     names = list(names)
@@ -159,6 +165,10 @@ class Contract:
         """``(call, because)``: a drawn valid call with one drawn array in one drawn form
         (``{how: reshape}``)."""
         names, hows = st.sampled_from(list(self.arrays)), st.sampled_from(list(forms))
+        ranks = {len(dims) for dims in self.arrays.values()}
+        if len(ranks) != 1:
+            raise TypeError("a_call_of_a_wrong_rank needs arrays of one rank")
+        rank = ranks.pop()
 
         @st.composite
         def a_call(draw):
@@ -166,7 +176,7 @@ class Contract:
             name = draw(names)
             how = draw(hows)
             case[name] = forms[how](case[name])
-            return case, f"{name} has shape {case[name].shape} ({how}); every input must be 2-D"
+            return case, f"{name} has shape {case[name].shape} ({how}); every input must be {rank}-D"
 
         return a_call()
 
@@ -272,7 +282,7 @@ class Contract:
                 rng = S.rng_for(draw(S.SEEDS))
                 index = tuple(int(rng.integers(0, side)) for side in case[name].shape)
             else:
-                index = tuple(draw(st.integers(0, side - 1)) for side in case[name].shape)
+                index = tuple(draw(_integers(0, side - 1)) for side in case[name].shape)
             case[name][index] = bad
             return case, f"{name}[{index}] is {bad}"
 
