@@ -111,6 +111,24 @@ def rejects_each_call(strategy):
     return rejects([strategy], body)
 
 
+#: The arrays of scaled dot-product attention: q (n, d_k), k (m, d_k), v (m, d_v).
+QKV = {"q": ("n", "d_k"), "k": ("m", "d_k"), "v": ("m", "d_v")}
+
+
+def not_2d_forms(one_d=("{}[0], 1-D", lambda a: a[0].copy()), trailing_axis: bool = True) -> dict:
+    """Ways to make a 2-D array not 2-D, keyed by the expression passed instead of it (``{}``
+    stands for its name): a 0-d scalar, ``one_d`` (default: its first row), a batch axis in
+    front and, with ``trailing_axis``, a unit axis at the end."""
+    forms = {
+        "{}[0, 0], a 0-d scalar": lambda a: np.float64(a[0, 0]),
+        one_d[0]: one_d[1],
+        "{}[None], 3-D": lambda a: a[None].copy(),
+    }
+    if trailing_axis:
+        forms["{}[:, :, None], 3-D"] = lambda a: a[:, :, None].copy()
+    return forms
+
+
 class Contract:
     """A kata's array arguments and the named size on each of their axes, in call order:
     ``{"x": ("n", "d_model"), "w_q": ("d_model", "d_k"), ...}``. A size named twice must

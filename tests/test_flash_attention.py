@@ -24,7 +24,7 @@ from hypothesis import example, strategies as st
 from dojo.loader import time_limit
 from tests import oracle
 from tests import strategies as S
-from tests.contract import Contract
+from tests.contract import QKV, Contract, not_2d_forms
 from tests.judge import (
     KataMismatch,
     check_array,
@@ -48,6 +48,10 @@ def PROBE():
         "block_size": 1,
         "causal": False,
     }
+
+
+#: The arrays of the contract: q (n, d_k), k (m, d_k), v (m, d_v).
+CONTRACT = Contract(QKV)
 
 
 def run(kata, q, k, v, block_size, causal):
@@ -381,10 +385,6 @@ def test_does_not_modify_its_inputs(kata, case):
 # -- Contract violations -> ValueError ------------------------------------------------------
 
 
-#: The arrays of the contract, with the named size on each axis.
-CONTRACT = Contract({"q": ("n", "d_k"), "k": ("m", "d_k"), "v": ("m", "d_v")})
-
-
 @prop(case=problems())
 def test_rejects_a_block_size_that_is_not_a_positive_int(kata, case):
     """block_size of 0, below 0, a bool (True) or a float (2.0) raises ValueError"""
@@ -398,14 +398,7 @@ def test_rejects_a_block_size_that_is_not_a_positive_int(kata, case):
         expect_value_error(lambda: kata(**dict(case, block_size=bad)), why)
 
 
-NOT_2D = {
-    "{}[0, 0], a 0-d scalar": lambda a: np.float64(a[0, 0]),
-    "{}[0], 1-D": lambda a: a[0].copy(),
-    "{}[None], 3-D": lambda a: a[None].copy(),
-}
-
-
-@CONTRACT.rejects_a_wrong_rank(problems(causal=False), forms=NOT_2D,
+@CONTRACT.rejects_a_wrong_rank(problems(causal=False), forms=not_2d_forms(trailing_axis=False),
                                because="{name} was passed as {how} of shape {shape}: {names} must each be {rank}-D")
 def test_rejects_an_input_that_is_not_2d(kata, case):
     """q, k or v that is not 2-D (a scalar, a vector, a 3-D batch) raises ValueError"""

@@ -46,6 +46,13 @@ def PROBE():
     )
 
 
+#: The arrays of the contract, with the named size on each axis.
+CONTRACT = Contract({
+    "x": ("n", "d_model"), "w_q": ("d_model", "num_heads * d_k"), "w_k": ("d_model", "num_kv_heads * d_k"),
+    "w_v": ("d_model", "num_kv_heads * d_v"), "w_o": ("num_heads * d_v", "d_out"),
+})
+
+
 # -- Oracle (torch, float64) -----------------------------------------------------------------
 
 
@@ -402,12 +409,6 @@ def test_accepts_array_likes_returns_float64_and_leaves_inputs_alone(kata, case)
 # Each bad call breaks exactly one rule and keeps every other shape consistent with the heads it
 # claims, so a missing check is not hidden by NumPy's own errors further on.
 
-#: The arrays of the contract, with the named size on each axis.
-CONTRACT = Contract({
-    "x": ("n", "d_model"), "w_q": ("d_model", "num_heads * d_k"), "w_k": ("d_model", "num_kv_heads * d_k"),
-    "w_v": ("d_model", "num_kv_heads * d_v"), "w_o": ("num_heads * d_v", "d_out"),
-})
-
 
 def _call(kata, case):
     return lambda: kata(**fresh(case))
@@ -512,11 +513,7 @@ def test_rejects_projections_whose_rows_do_not_fit(kata, bad):
     """w_q, w_k or w_v whose rows are not d_model, or w_o whose rows are not num_heads * d_v, raise ValueError"""
 
 
-#: A valid call with one input 1-D (its first row) or 3-D (a batch axis in front).
-AN_INPUT_NOT_2D = CONTRACT.a_call_of_a_wrong_rank(PROBLEMS, forms={"1-D": lambda a: a[0].copy(), "3-D": lambda a: a[None].copy()})
-
-
-@rejects_each_call(AN_INPUT_NOT_2D)
+@rejects_each_call(CONTRACT.a_call_of_a_wrong_rank(PROBLEMS, forms={"1-D": lambda a: a[0].copy(), "3-D": lambda a: a[None].copy()}))
 def test_rejects_an_input_that_is_not_2d(kata, bad):
     """An input that is 1-D or 3-D raises ValueError"""
 
@@ -535,11 +532,7 @@ def test_rejects_a_zero_dimension(kata, bad):
     """An input with a zero-length dimension (n, d_model, d_k, d_v or d_out = 0) raises ValueError"""
 
 
-#: A valid call with one entry of one input replaced by NaN, inf or -inf (the index drawn from a seed).
-A_NON_FINITE_ENTRY = CONTRACT.a_call_with_a_non_finite_entry(PROBLEMS, index_from_seed=True)
-
-
-@rejects_each_call(A_NON_FINITE_ENTRY)
+@rejects_each_call(CONTRACT.a_call_with_a_non_finite_entry(PROBLEMS, index_from_seed=True))  # the index drawn from a seed
 def test_rejects_nan_or_inf_in_any_input(kata, bad):
     """NaN, inf or -inf anywhere in x, w_q, w_k, w_v or w_o raises ValueError"""
 

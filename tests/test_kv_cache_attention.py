@@ -18,7 +18,7 @@ from hypothesis import example, strategies as st
 
 from tests import oracle
 from tests import strategies as S
-from tests.contract import Contract
+from tests.contract import QKV, Contract, not_2d_forms
 from tests.judge import (
     check_close,
     check_close_or_explain,
@@ -41,6 +41,10 @@ def PROBE():
         "k": np.array([[1.0, 0.0], [0.0, 1.0]]),
         "v": np.array([[1.0], [2.0]]),
     }
+
+
+#: The arrays of the contract: q (n, d_k), k (m, d_k), v (m, d_v).
+CONTRACT = Contract(QKV)
 
 
 def run(kata, q, k, v):
@@ -404,19 +408,9 @@ def test_does_not_modify_its_inputs(kata, case):
 # way in turn, so none of them is left to chance.
 
 
-#: The arrays of the contract, with the named size on each axis.
-CONTRACT = Contract({"q": ("n", "d_k"), "k": ("m", "d_k"), "v": ("m", "d_v")})
-
-#: Ways to make an array not 2-D, written as the expression passed instead of the array.
-NOT_2D = {
-    "{}[0, 0], a 0-d scalar": lambda a: np.float64(a[0, 0]),
-    "{}[-1], 1-D (one token)": lambda a: a[-1].copy(),
-    "{}[None], 3-D": lambda a: a[None].copy(),
-    "{}[:, :, None], 3-D": lambda a: a[:, :, None].copy(),
-}
-
-
-@CONTRACT.rejects_a_wrong_rank(problems(kind="ordinary"), forms=NOT_2D)
+@CONTRACT.rejects_a_wrong_rank(
+    problems(kind="ordinary"), forms=not_2d_forms(one_d=("{}[-1], 1-D (one token)", lambda a: a[-1].copy())),
+)
 def test_rejects_an_input_that_is_not_2d(kata, case):
     """q, k or v that is not 2-D (a scalar, one token as a vector, a 3-D batch) raises ValueError"""
 

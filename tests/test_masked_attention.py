@@ -14,7 +14,7 @@ from hypothesis import example, strategies as st
 
 from tests import oracle
 from tests import strategies as S
-from tests.contract import Contract
+from tests.contract import QKV, Contract, not_2d_forms
 from tests.judge import (
     check_leaves_inputs_alone,
     check_close_or_explain,
@@ -37,6 +37,10 @@ def PROBE():
         "v": np.array([[1.0], [2.0]]),
         "mask": None,
     }
+
+
+#: The arrays of the contract: q (n, d_k), k (m, d_k), v (m, d_v).
+CONTRACT = Contract(QKV)
 
 
 def run(kata, q, k, v, mask=None):
@@ -350,19 +354,7 @@ def test_does_not_modify_its_inputs(kata, case):
 # in turn, so none of them is left to chance.
 
 
-#: The arrays of the contract, with the named size on each axis.
-CONTRACT = Contract({"q": ("n", "d_k"), "k": ("m", "d_k"), "v": ("m", "d_v")})
-
-#: Ways to make an array not 2-D, written as the expression passed instead of the array.
-NOT_2D = {
-    "{}[0, 0], a 0-d scalar": lambda a: np.float64(a[0, 0]),
-    "{}[0], 1-D": lambda a: a[0].copy(),
-    "{}[None], 3-D": lambda a: a[None].copy(),
-    "{}[:, :, None], 3-D": lambda a: a[:, :, None].copy(),
-}
-
-
-@CONTRACT.rejects_a_wrong_rank(problems(kind="ordinary", masked=False), forms=NOT_2D)
+@CONTRACT.rejects_a_wrong_rank(problems(kind="ordinary", masked=False), forms=not_2d_forms())
 def test_rejects_an_input_that_is_not_2d(kata, case):
     """q, k or v that is not 2-D (a scalar, a vector, a 3-D batch) raises ValueError"""
 

@@ -36,6 +36,13 @@ def PROBE():
     )
 
 
+#: The arrays of the contract, with the named size on each axis.
+CONTRACT = Contract({
+    "x": ("n", "d_model"), "w_q": ("d_model", "num_heads * d_k"), "w_k": ("d_model", "num_heads * d_k"),
+    "w_v": ("d_model", "num_heads * d_v"), "w_o": ("num_heads * d_v", "d_out"),
+})
+
+
 # -- Strategies ------------------------------------------------------------------------------
 
 
@@ -488,12 +495,6 @@ def test_accepts_array_likes_returns_float64_and_leaves_inputs_alone(kata, case)
 # -- Contract violations -> ValueError ---------------------------------------------------------
 # Each generated bad call breaks exactly one rule, so any order of checks is fine.
 
-#: The arrays of the contract, with the named size on each axis.
-CONTRACT = Contract({
-    "x": ("n", "d_model"), "w_q": ("d_model", "num_heads * d_k"), "w_k": ("d_model", "num_heads * d_k"),
-    "w_v": ("d_model", "num_heads * d_v"), "w_o": ("num_heads * d_v", "d_out"),
-})
-
 
 def _call(kata, case):
     return lambda: kata(**fresh(case))
@@ -617,13 +618,9 @@ def test_rejects_w_o_whose_rows_are_not_num_heads_times_d_v(kata, case):
     """w_o whose row count is not num_heads * d_v raises ValueError"""
 
 
-#: A valid call with one input 1-D (its first row) or 3-D (a batch axis in front).
-AN_INPUT_NOT_2D = CONTRACT.a_call_of_a_wrong_rank(PROBLEMS, forms={
+@rejects_each_call(CONTRACT.a_call_of_a_wrong_rank(PROBLEMS, forms={  # the first row, or a batch axis in front
     "1-D": lambda a: a[0], "3-D batch of 1": lambda a: a[None], "3-D batch of 2": lambda a: np.stack([a, a]),
-})
-
-
-@rejects_each_call(AN_INPUT_NOT_2D)
+}))
 def test_rejects_an_input_that_is_not_2d(kata, case):
     """An input that is 1-D or 3-D raises ValueError"""
 
@@ -644,11 +641,7 @@ def test_rejects_a_zero_dimension(kata, case):
     """An input with a zero-length dimension (n, d_model, d_k, d_v or d_out = 0) raises ValueError"""
 
 
-#: A valid call with one entry of one input replaced by NaN, inf or -inf (the index drawn by Hypothesis).
-A_NON_FINITE_ENTRY = CONTRACT.a_call_with_a_non_finite_entry(PROBLEMS, index_from_seed=False)
-
-
-@rejects_each_call(A_NON_FINITE_ENTRY)
+@rejects_each_call(CONTRACT.a_call_with_a_non_finite_entry(PROBLEMS, index_from_seed=False))  # Hypothesis draws the index
 def test_rejects_nan_or_inf_in_any_input(kata, case):
     """NaN, inf or -inf anywhere in x, w_q, w_k, w_v or w_o raises ValueError"""
 
