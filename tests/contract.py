@@ -5,13 +5,13 @@ ValueError: an array of the wrong rank, a size of 0, two arrays whose shared siz
 NaN or inf in an array, a score that overflows. Most katas share those rules, so a judge
 declares its arrays once, with the named size on each axis:
 
-    CONTRACT = Contract({"q": ("n", "d_k"), "k": ("m", "d_k"), "v": ("m", "d_v")})
+    CONTRACT = Contract({"q": ("n", "d_k"), "k": ("m", "d_k"), "v": ("m", "d_v")})  # = Contract(QKV)
 
 and each error property stays a function of the judge's own file, with its name (the
 property's id in verdicts and history), its docstring (the title a candidate reads) and its
 place among the other properties, while a builder here supplies its body:
 
-    @CONTRACT.rejects_a_wrong_rank(problems(kind="ordinary"), forms=NOT_2D)
+    @CONTRACT.rejects_a_wrong_rank(problems(kind="ordinary"), forms=not_2d_forms())
     def test_rejects_an_input_that_is_not_2d(kata, case):
         \"\"\"q, k or v that is not 2-D (a scalar, a vector, a 3-D batch) raises ValueError\"\"\"
 
@@ -26,6 +26,10 @@ What differs from kata to kata is an argument of the builder, never a silent def
 sizes a replacement may take, which keys a query sees, how a message reads. A message
 (``because``) is a ``str.format`` template filled with the bad call's arguments by name and the
 fields each builder names, or a function of the same fields returning the message.
+
+Katas whose bad calls are drawn whole (multihead, grouped-query attention) draw ``(call,
+because)`` pairs, from their own strategies or from ``Contract.a_call_*``, and declare each
+property with ``rejects_each_call(strategy)``.
 """
 
 from __future__ import annotations
@@ -49,7 +53,8 @@ def say(because, **fields) -> str:
 
 
 def fresh(call: dict) -> dict:
-    """A copy of a call's keyword arguments, each array copied."""
+    """``call`` with its arrays copied, so an implementation that writes into its inputs (which
+    the ``kata`` fixture reports) cannot change an explicit example for the next call."""
     return {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in call.items()}
 
 

@@ -19,7 +19,7 @@ from hypothesis import example, strategies as st
 
 from tests import oracle
 from tests import strategies as S
-from tests.contract import Contract, rejects_each_call
+from tests.contract import Contract, fresh, rejects_each_call
 from tests.judge import (
     KataMismatch,
     check_close,
@@ -175,10 +175,6 @@ def dims_of(case) -> str:
 
 
 # -- Calling and comparing ---------------------------------------------------------------------
-
-
-def fresh(case):
-    return {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in case.items()}
 
 
 def run(kata, case):

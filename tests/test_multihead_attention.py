@@ -18,7 +18,7 @@ from hypothesis import assume, example, strategies as st
 
 from tests import oracle
 from tests import strategies as S
-from tests.contract import Contract, rejects_each_call
+from tests.contract import Contract, fresh, rejects_each_call
 from tests.judge import KataMismatch, check_close, check_pair, check_that, expect_value_error, prop
 
 INPUTS = ("x", "w_q", "w_k", "w_v", "w_o")
@@ -221,12 +221,6 @@ def dims_of(case) -> str:
 
 
 # -- Calling and comparing ---------------------------------------------------------------------
-
-
-def fresh(case):
-    """``case`` with its arrays copied, so an implementation that writes into its inputs (which
-    the ``kata`` fixture reports) cannot change an explicit example for the next call."""
-    return {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in case.items()}
 
 
 def run(kata, case):
