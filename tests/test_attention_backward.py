@@ -23,6 +23,7 @@ from hypothesis import example, strategies as st
 
 from tests import oracle
 from tests import strategies as S
+from tests.contract import QKV, Contract
 from tests.judge import (
     KataMismatch,
     check_array,
@@ -46,6 +47,10 @@ def PROBE():
         "d_out": np.array([[1.0]]),
         "mask": None,
     }
+
+
+#: The arrays of the contract: q (n, d_k), k (m, d_k), v (m, d_v), d_out (n, d_v).
+CONTRACT = Contract({**QKV, "d_out": ("n", "d_v")})
 
 
 # -- Oracle (torch, float64) ------------------------------------------------------------------
@@ -437,25 +442,12 @@ def _with_empty_row(mask, row):
     return mask
 
 
-@st.composite
-def with_an_overflowing_score(draw):
-    """q[i] = 1e200 u and k[j] = 1e200 u with (i, j) allowed: that score overflows to +inf."""
-    case, rng = draw_problem(draw, kind="ordinary")
-    n, m = case["q"].shape[0], case["k"].shape[0]
-    i, j = int(rng.integers(0, n)), int(rng.integers(0, m))
-    u = S.normal(rng, case["q"].shape[1])
-    u[np.abs(u) < 0.1] = 0.5
-    case["q"][i], case["k"][j] = 1e200 * u, 1e200 * u
-    if case["mask"] is not None:
-        case["mask"][i, j] = True
-    return case, i, j
-
-
-@prop(bad=with_an_overflowing_score())
+@CONTRACT.rejects_an_overflowing_score(
+    lambda draw: draw_problem(draw, kind="ordinary"),
+    because="the score of query {i} and key {j} is about 1e400, inf in float64",
+)
 def test_rejects_an_allowed_score_that_overflows(kata, bad):
     """An allowed score q[i]·k[j] / sqrt(d_k) that overflows to inf raises ValueError"""
-    case, i, j = bad
-    expect_value_error(lambda: kata(**case), f"the score of query {i} and key {j} is about 1e400, inf in float64")
 
 
 @st.composite

@@ -15,6 +15,7 @@ from hypothesis import example, strategies as st
 
 from tests import oracle
 from tests import strategies as S
+from tests.contract import Contract, not_2d_forms
 from tests.judge import (
     check_leaves_inputs_alone,
     check_close_or_explain,
@@ -38,6 +39,11 @@ def PROBE():
         "w_k": np.eye(2),
         "w_v": np.eye(2),
     }
+
+
+#: The arrays of the contract, with the named size on each axis.
+CONTRACT = Contract({"x": ("n", "d_model"), "w_q": ("d_model", "d_k"), "w_k": ("d_model", "d_k"),
+                     "w_v": ("d_model", "d_v")})
 
 
 def run(kata, x, w_q, w_k, w_v):
@@ -302,115 +308,51 @@ def test_does_not_modify_its_inputs(kata, case):
 # none of them is left to chance.
 
 
-def shapes_of(case) -> str:
-    return ", ".join(f"{name} {np.shape(case[name])}" for name in NAMES)
-
-
-def not_2d_forms(name: str) -> dict:
-    """Ways to make an array not 2-D, keyed by the expression passed instead of the array.
-    x's 1-D form is a row; a weight's is a column, so it keeps its d_model rows."""
+def not_2d(name: str) -> dict:
+    """Ways to make an array not 2-D. x's 1-D form is a row; a weight's is a column, so it
+    keeps its d_model rows."""
     if name == "x":
-        one_d = ("{}[0], 1-D", lambda a: a[0].copy())
-    else:
-        one_d = ("{}[:, 0], 1-D", lambda a: a[:, 0].copy())
-    return {
-        "{}[0, 0], a 0-d scalar": lambda a: np.float64(a[0, 0]),
-        one_d[0]: one_d[1],
-        "{}[None], 3-D": lambda a: a[None].copy(),
-        "{}[:, :, None], 3-D": lambda a: a[:, :, None].copy(),
-    }
+        return not_2d_forms()
+    return not_2d_forms(one_d=("{}[:, 0], 1-D", lambda a: a[:, 0].copy()))
 
 
-@prop(case=sequences(kind="ordinary"))
+@CONTRACT.rejects_a_wrong_rank(sequences(kind="ordinary"), forms=not_2d)
 def test_rejects_an_input_that_is_not_2d(kata, case):
     """x or a weight matrix that is not 2-D (a scalar, a vector, a 3-D batch) raises ValueError"""
-    for name in NAMES:
-        for how, reshape in not_2d_forms(name).items():
-            bad = dict(case, **{name: reshape(case[name])})
-            expect_value_error(
-                lambda: kata(**bad),
-                f"{name} was passed as {how.format(name)} of shape {np.shape(bad[name])} (with "
-                f"the {name} shown below): x, w_q, w_k and w_v must each be 2-D",
-            )
 
 
-@prop(dims=DIMS, seed=S.SEEDS)
+@CONTRACT.rejects_a_zero_size_of(DIMS, order=("n", "d_model", "d_k", "d_v"), zeros=("n", "d_model"),
+                                 because="{label} ({shapes}): x is empty")
 def test_rejects_an_empty_x(kata, dims, seed):
     """An empty x (no positions, or d_model = 0) raises ValueError"""
-    for empty in ("n", "d_model"):
-        n, d_model, d_k, d_v = dims
-        n, d_model = (0, d_model) if empty == "n" else (n, 0)
-        rng = S.rng_for(seed)
-        case = {
-            "x": S.normal(rng, (n, d_model)),
-            "w_q": S.normal(rng, (d_model, d_k)),
-            "w_k": S.normal(rng, (d_model, d_k)),
-            "w_v": S.normal(rng, (d_model, d_v)),
-        }
-        expect_value_error(lambda: kata(**case), f"{empty} = 0 ({shapes_of(case)}): x is empty")
 
 
-@st.composite
-def with_wrong_projection_rows(draw):
-    """A sequence and, per weight matrix, a replacement with a row count other than d_model."""
-    case, rng = draw_sequence(draw, kind="ordinary")
-    d_model = case["x"].shape[1]
-    rows = int(rng.choice([r for r in range(1, 8) if r != d_model]))
-    case["replacements"] = {
-        name: S.normal(rng, (rows, case[name].shape[1]), 3.0) for name in ("w_q", "w_k", "w_v")
-    }
-    return case
-
-
-@prop(case=with_wrong_projection_rows())
+@CONTRACT.rejects_a_size_that_disagrees(
+    lambda draw: draw_sequence(draw, kind="ordinary"), "d_model", ("w_q", "w_k", "w_v"),
+    choices=lambda case: range(1, 8),
+    because="x has d_model = {x.shape[1]} columns but {name} has {size} rows",
+)
 def test_rejects_a_projection_whose_rows_are_not_d_model(kata, case):
     """A weight matrix whose row count differs from d_model (x.shape[1]) raises ValueError"""
-    valid = {name: case[name] for name in NAMES}
-    for name, w in case["replacements"].items():
-        expect_value_error(
-            lambda: kata(**dict(valid, **{name: w})),
-            f"x has d_model = {valid['x'].shape[1]} columns but {name} has {w.shape[0]} rows",
-        )
 
 
-@st.composite
-def with_mismatched_qk_widths(draw):
-    """w_k whose width differs from w_q's."""
-    case, rng = draw_sequence(draw, kind="ordinary")
-    d_model, d_k = case["w_q"].shape
-    other = int(rng.choice([d for d in range(1, 8) if d != d_k]))
-    case["w_k"] = S.normal(rng, (d_model, other), 3.0)
-    return case
-
-
-@prop(case=with_mismatched_qk_widths())
+@CONTRACT.rejects_a_size_that_disagrees(
+    lambda draw: draw_sequence(draw, kind="ordinary"), "d_k", ("w_k",), choices=lambda case: range(1, 8),
+    because="w_q has width {w_q.shape[1]} but w_k has width {w_k.shape[1]}",
+)
 def test_rejects_w_q_and_w_k_of_different_widths(kata, case):
     """w_q and w_k of different widths raise ValueError (Q Kᵀ needs the same d_k)"""
-    expect_value_error(
-        lambda: kata(**case),
-        f"w_q has width {case['w_q'].shape[1]} but w_k has width {case['w_k'].shape[1]}",
-    )
 
 
-@prop(case=sequences(kind="ordinary"))
+@CONTRACT.rejects_a_zero_size(sequences(kind="ordinary"), labels={"d_k": "d_k = 0", "d_v": "d_v = 0"},
+                              because="{label} ({shapes}): a width of 0")
 def test_rejects_a_projection_of_width_zero(kata, case):
     """A projection of width 0 (d_k = 0 in w_q and w_k, or d_v = 0) raises ValueError"""
-    d_model = case["x"].shape[1]
-    zero_k = dict(case, w_q=np.zeros((d_model, 0)), w_k=np.zeros((d_model, 0)))
-    zero_v = dict(case, w_v=np.zeros((d_model, 0)))
-    for bad, what in ((zero_k, "d_k = 0"), (zero_v, "d_v = 0")):
-        expect_value_error(lambda: kata(**bad), f"{what} ({shapes_of(bad)}): a width of 0")
 
 
-@prop(case=sequences(kind="ordinary"), value=S.non_finite_values(), seed=S.SEEDS)
+@CONTRACT.rejects_non_finite(sequences(kind="ordinary"))
 def test_rejects_nan_or_inf_anywhere(kata, case, value, seed):
     """NaN or inf in x, w_q, w_k or w_v raises ValueError"""
-    rng = S.rng_for(seed)
-    for name in NAMES:
-        a = case[name].copy()
-        index = tuple(int(rng.integers(0, s)) for s in a.shape)
-        a[index] = value
-        expect_value_error(lambda: kata(**dict(case, **{name: a})), f"{name}[{index}] is {value}")
 
 
 @st.composite

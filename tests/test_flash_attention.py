@@ -24,6 +24,7 @@ from hypothesis import example, strategies as st
 from dojo.loader import time_limit
 from tests import oracle
 from tests import strategies as S
+from tests.contract import QKV, Contract, not_2d_forms
 from tests.judge import (
     KataMismatch,
     check_array,
@@ -47,6 +48,10 @@ def PROBE():
         "block_size": 1,
         "causal": False,
     }
+
+
+#: The arrays of the contract: q (n, d_k), k (m, d_k), v (m, d_v).
+CONTRACT = Contract(QKV)
 
 
 def run(kata, q, k, v, block_size, causal):
@@ -380,10 +385,6 @@ def test_does_not_modify_its_inputs(kata, case):
 # -- Contract violations -> ValueError ------------------------------------------------------
 
 
-def shapes_of(case) -> str:
-    return ", ".join(f"{name} {np.shape(case[name])}" for name in NAMES)
-
-
 @prop(case=problems())
 def test_rejects_a_block_size_that_is_not_a_positive_int(kata, case):
     """block_size of 0, below 0, a bool (True) or a float (2.0) raises ValueError"""
@@ -397,38 +398,15 @@ def test_rejects_a_block_size_that_is_not_a_positive_int(kata, case):
         expect_value_error(lambda: kata(**dict(case, block_size=bad)), why)
 
 
-NOT_2D = {
-    "{}[0, 0], a 0-d scalar": lambda a: np.float64(a[0, 0]),
-    "{}[0], 1-D": lambda a: a[0].copy(),
-    "{}[None], 3-D": lambda a: a[None].copy(),
-}
-
-
-@prop(case=problems(causal=False))
+@CONTRACT.rejects_a_wrong_rank(problems(causal=False), forms=not_2d_forms(trailing_axis=False),
+                               because="{name} was passed as {how} of shape {shape}: {names} must each be {rank}-D")
 def test_rejects_an_input_that_is_not_2d(kata, case):
     """q, k or v that is not 2-D (a scalar, a vector, a 3-D batch) raises ValueError"""
-    for name in NAMES:
-        for how, reshape in NOT_2D.items():
-            bad = dict(case, **{name: reshape(case[name])})
-            expect_value_error(
-                lambda: kata(**bad),
-                f"{name} was passed as {how.format(name)} of shape {np.shape(bad[name])}: q, k "
-                f"and v must each be 2-D",
-            )
 
 
-@prop(case=problems(causal=False))
+@CONTRACT.rejects_a_zero_size(problems(causal=False), labels={"n": "n = 0", "m": "m = 0", "d_k": "d_k = 0", "d_v": "d_v = 0"})
 def test_rejects_a_zero_dimension(kata, case):
     """An empty q, k or v (n, m, d_k or d_v equal to 0) raises ValueError"""
-    (n, d_k), (m, d_v) = case["q"].shape, case["v"].shape
-    empty = {
-        "n = 0": dict(case, q=np.zeros((0, d_k))),
-        "m = 0": dict(case, k=np.zeros((0, d_k)), v=np.zeros((0, d_v))),
-        "d_k = 0": dict(case, q=np.zeros((n, 0)), k=np.zeros((m, 0))),
-        "d_v = 0": dict(case, v=np.zeros((m, 0))),
-    }
-    for what, bad in empty.items():
-        expect_value_error(lambda: kata(**bad), f"{what} ({shapes_of(bad)}): every dimension must be at least 1")
 
 
 @prop(case=problems(), seed=S.SEEDS)
@@ -444,15 +422,9 @@ def test_rejects_q_k_v_whose_shapes_do_not_fit(kata, case, seed):
     expect_value_error(lambda: kata(**bad_v), f"k has {m} rows (keys) but v has {rows}")
 
 
-@prop(case=problems(), value=S.non_finite_values(), seed=S.SEEDS)
+@CONTRACT.rejects_non_finite(problems())
 def test_rejects_nan_or_inf_in_q_k_or_v(kata, case, value, seed):
     """NaN or inf anywhere in q, k or v raises ValueError"""
-    rng = S.rng_for(seed)
-    for name in NAMES:
-        a = case[name].copy()
-        index = tuple(int(rng.integers(0, s)) for s in a.shape)
-        a[index] = value
-        expect_value_error(lambda: kata(**dict(case, **{name: a})), f"{name}[{index}] is {value}")
 
 
 @st.composite
@@ -481,26 +453,13 @@ def test_rejects_causal_with_fewer_keys_than_queries(kata, case):
     )
 
 
-@st.composite
-def with_an_allowed_score_overflowing(draw):
-    """q[i] = 1e200 u and k[j] = 1e200 u with (i, j) allowed: that score is ~1e400 -> +inf."""
-    case, rng = draw_problem(draw)
-    n, m = case["q"].shape[0], case["k"].shape[0]
-    i = int(rng.integers(0, n))
-    j = int(rng.integers(0, m - n + i + 1 if case["causal"] else m))
-    u = S.normal(rng, case["q"].shape[1])
-    u[np.abs(u) < 0.1] = 0.5
-    case["q"][i] = 1e200 * u
-    case["k"][j] = 1e200 * u
-    return case, i, j
-
-
-@prop(bad=with_an_allowed_score_overflowing())
+@CONTRACT.rejects_an_overflowing_score(
+    draw_problem,
+    keys_seen=lambda case, i: case["k"].shape[0] - case["q"].shape[0] + i + 1 if case["causal"] else case["k"].shape[0],
+    because=lambda case, i, j, **_: (
+        f"the score of query {i} and key {j} (allowed) is q[{i}]·k[{j}] / sqrt(d_k) ≈ 1e400, "
+        f"which overflows to inf in float64 and would make the softmax NaN ({sizes(case)})"
+    ),
+)
 def test_rejects_an_allowed_score_that_overflows(kata, bad):
     """An allowed score q[i]·k[j] / sqrt(d_k) that overflows to inf raises ValueError (instead of NaN)"""
-    case, i, j = bad
-    expect_value_error(
-        lambda: kata(**case),
-        f"the score of query {i} and key {j} (allowed) is q[{i}]·k[{j}] / sqrt(d_k) ≈ 1e400, "
-        f"which overflows to inf in float64 and would make the softmax NaN ({sizes(case)})",
-    )

@@ -18,6 +18,7 @@ from hypothesis import example, strategies as st
 
 from tests import oracle
 from tests import strategies as S
+from tests.contract import QKV, Contract, not_2d_forms
 from tests.judge import (
     check_close,
     check_close_or_explain,
@@ -40,6 +41,10 @@ def PROBE():
         "k": np.array([[1.0, 0.0], [0.0, 1.0]]),
         "v": np.array([[1.0], [2.0]]),
     }
+
+
+#: The arrays of the contract: q (n, d_k), k (m, d_k), v (m, d_v).
+CONTRACT = Contract(QKV)
 
 
 def run(kata, q, k, v):
@@ -403,82 +408,34 @@ def test_does_not_modify_its_inputs(kata, case):
 # way in turn, so none of them is left to chance.
 
 
-def shapes_of(case) -> str:
-    return ", ".join(f"{name} {np.shape(case[name])}" for name in NAMES)
-
-
-#: Ways to make an array not 2-D, written as the expression passed instead of the array.
-NOT_2D = {
-    "{}[0, 0], a 0-d scalar": lambda a: np.float64(a[0, 0]),
-    "{}[-1], 1-D (one token)": lambda a: a[-1].copy(),
-    "{}[None], 3-D": lambda a: a[None].copy(),
-    "{}[:, :, None], 3-D": lambda a: a[:, :, None].copy(),
-}
-
-
-@prop(case=problems(kind="ordinary"))
+@CONTRACT.rejects_a_wrong_rank(
+    problems(kind="ordinary"), forms=not_2d_forms(one_d=("{}[-1], 1-D (one token)", lambda a: a[-1].copy())),
+)
 def test_rejects_an_input_that_is_not_2d(kata, case):
     """q, k or v that is not 2-D (a scalar, one token as a vector, a 3-D batch) raises ValueError"""
-    for name in NAMES:
-        for how, reshape in NOT_2D.items():
-            bad = dict(case, **{name: reshape(case[name])})
-            expect_value_error(
-                lambda: kata(**bad),
-                f"{name} was passed as {how.format(name)} of shape {np.shape(bad[name])} (with "
-                f"the {name} shown below): q, k and v must each be 2-D",
-            )
 
 
-@prop(case=problems(kind="ordinary"))
+@CONTRACT.rejects_a_zero_size(problems(kind="ordinary"), labels={
+    "n": "n = 0", "m": "m = 0 (and so m < n)", "d_k": "d_k = 0", "d_v": "d_v = 0",
+})
 def test_rejects_a_zero_dimension(kata, case):
     """An empty q, k or v (n, m, d_k or d_v equal to 0) raises ValueError"""
-    (n, d_k), (m, d_v) = case["q"].shape, case["v"].shape
-    empty = {
-        "n = 0": dict(case, q=np.zeros((0, d_k))),
-        "m = 0 (and so m < n)": dict(case, k=np.zeros((0, d_k)), v=np.zeros((0, d_v))),
-        "d_k = 0": dict(case, q=np.zeros((n, 0)), k=np.zeros((m, 0))),
-        "d_v = 0": dict(case, v=np.zeros((m, 0))),
-    }
-    for what, bad in empty.items():
-        expect_value_error(lambda: kata(**bad), f"{what} ({shapes_of(bad)}): every dimension must be at least 1")
 
 
-@st.composite
-def with_mismatched_widths(draw):
-    """k whose width differs from q's (d_k)."""
-    case, rng = draw_problem(draw, kind="ordinary")
-    d_k = case["q"].shape[1]
-    other = int(rng.choice([d for d in range(1, 8) if d != d_k]))
-    case["k"] = S.normal(rng, (case["k"].shape[0], other), 3.0)
-    return case
-
-
-@prop(case=with_mismatched_widths())
+@CONTRACT.rejects_a_size_that_disagrees(
+    lambda draw: draw_problem(draw, kind="ordinary"), "d_k", ("k",), choices=lambda case: range(1, 8),
+    because="q has width {q.shape[1]} but k has width {k.shape[1]}",
+)
 def test_rejects_q_and_k_of_different_widths(kata, case):
     """q and k of different widths (d_k) raise ValueError"""
-    expect_value_error(
-        lambda: kata(**case),
-        f"q has width {case['q'].shape[1]} but k has width {case['k'].shape[1]}",
-    )
 
 
-@st.composite
-def with_mismatched_key_counts(draw):
-    """v with a different number of rows than k (still at least n, so m >= n holds either way)."""
-    case, rng = draw_problem(draw, kind="ordinary")
-    n, m = case["q"].shape[0], case["k"].shape[0]
-    other = int(rng.choice([r for r in range(n, 9) if r != m]))
-    case["v"] = S.normal(rng, (other, case["v"].shape[1]), 3.0)
-    return case
-
-
-@prop(case=with_mismatched_key_counts())
+@CONTRACT.rejects_a_size_that_disagrees(  # still at least n rows, so m >= n holds either way
+    lambda draw: draw_problem(draw, kind="ordinary"), "m", ("v",), choices=lambda case: range(case["q"].shape[0], 9),
+    because="k has {k.shape[0]} rows (cached keys) but v has {v.shape[0]}",
+)
 def test_rejects_k_and_v_with_different_numbers_of_rows(kata, case):
     """k and v with different numbers of rows (tokens in the cache) raise ValueError"""
-    expect_value_error(
-        lambda: kata(**case),
-        f"k has {case['k'].shape[0]} rows (cached keys) but v has {case['v'].shape[0]}",
-    )
 
 
 @st.composite
@@ -502,46 +459,26 @@ def test_rejects_a_cache_shorter_than_the_new_tokens(kata, case):
     )
 
 
-@prop(case=problems(kind="ordinary"), value=S.non_finite_values(), seed=S.SEEDS)
-@example(case=_TWO_NEW_OF_FIVE, value=np.nan, seed=1)
+def a_future_entry(case, name, index, rng):
+    """Half the time (n >= 2), a NaN in k or v goes to a key or value query 0 cannot see."""
+    n, m = case["q"].shape[0], case["k"].shape[0]
+    if name != "q" and n >= 2 and rng.random() < 0.5:
+        return (int(rng.integers(m - n + 1, m)), index[1])
+    return index
+
+
+@CONTRACT.rejects_non_finite(problems(kind="ordinary"), retarget=a_future_entry,
+                             examples=[dict(case=_TWO_NEW_OF_FIVE, value=np.nan, seed=1)])
 def test_rejects_nan_or_inf_in_q_k_or_v(kata, case, value, seed):
     """NaN or inf anywhere in q, k or v raises ValueError (even in a future key or value)"""
-    rng = S.rng_for(seed)
-    for name in NAMES:
-        a = case[name].copy()
-        index = tuple(int(rng.integers(0, s)) for s in a.shape)
-        n, m = case["q"].shape[0], case["k"].shape[0]
-        if name != "q" and n >= 2 and rng.random() < 0.5:  # a key or value query 0 cannot see
-            index = (int(rng.integers(m - n + 1, m)), index[1])
-        a[index] = value
-        expect_value_error(lambda: kata(**dict(case, **{name: a})), f"{name}[{index}] is {value}")
 
 
-@st.composite
-def with_an_allowed_score_overflowing(draw):
-    """q[i] = 1e200 u and k[j] = 1e200 u with j <= m - n + i: that allowed score is ~1e400 -> +inf.
-
-    Every other score is at most ~1e202 (finite) and every input is finite: the overflow is
-    the only thing wrong.
-    """
-    case, rng = draw_problem(draw, kind="ordinary")
-    n, m = case["q"].shape[0], case["k"].shape[0]
-    i = int(rng.integers(0, n))
-    j = int(rng.integers(0, m - n + i + 1))
-    u = S.normal(rng, case["q"].shape[1])
-    u[np.abs(u) < 0.1] = 0.5  # every entry clearly non-zero, so every product overflows
-    case["q"][i] = 1e200 * u
-    case["k"][j] = 1e200 * u
-    return case, i, j
-
-
-@prop(bad=with_an_allowed_score_overflowing())
+@CONTRACT.rejects_an_overflowing_score(
+    lambda draw: draw_problem(draw, kind="ordinary"),
+    keys_seen=lambda case, i: case["k"].shape[0] - case["q"].shape[0] + i + 1,  # j <= m - n + i
+    because="the score of query {i} and key {j} (allowed: key {j} is not after query {i}'s "
+    "position) is q[{i}]·k[{j}] / sqrt(d_k) ≈ 1e400, which overflows to inf in float64 and "
+    "would make the softmax NaN",
+)
 def test_rejects_an_allowed_score_that_overflows(kata, bad):
     """An allowed score q[i]·k[j] / sqrt(d_k) (j <= m - n + i) that overflows to inf raises ValueError (instead of NaN)"""
-    case, i, j = bad
-    expect_value_error(
-        lambda: kata(**case),
-        f"the score of query {i} and key {j} (allowed: key {j} is not after query {i}'s "
-        f"position) is q[{i}]·k[{j}] / sqrt(d_k) ≈ 1e400, which overflows to inf in float64 and "
-        f"would make the softmax NaN",
-    )

@@ -14,6 +14,7 @@ from hypothesis import example, strategies as st
 
 from tests import oracle
 from tests import strategies as S
+from tests.contract import QKV, Contract, not_2d_forms
 from tests.judge import (
     check_leaves_inputs_alone,
     check_close_or_explain,
@@ -36,6 +37,10 @@ def PROBE():
         "v": np.array([[1.0], [2.0]]),
         "mask": None,
     }
+
+
+#: The arrays of the contract: q (n, d_k), k (m, d_k), v (m, d_v).
+CONTRACT = Contract(QKV)
 
 
 def run(kata, q, k, v, mask=None):
@@ -349,93 +354,33 @@ def test_does_not_modify_its_inputs(kata, case):
 # in turn, so none of them is left to chance.
 
 
-def shapes_of(case) -> str:
-    return ", ".join(f"{name} {np.shape(case[name])}" for name in ("q", "k", "v")) + (
-        "" if case.get("mask") is None else f", mask {np.shape(case['mask'])}"
-    )
-
-
-#: Ways to make an array not 2-D, written as the expression passed instead of the array.
-NOT_2D = {
-    "{}[0, 0], a 0-d scalar": lambda a: np.float64(a[0, 0]),
-    "{}[0], 1-D": lambda a: a[0].copy(),
-    "{}[None], 3-D": lambda a: a[None].copy(),
-    "{}[:, :, None], 3-D": lambda a: a[:, :, None].copy(),
-}
-
-
-@prop(case=problems(kind="ordinary", masked=False))
+@CONTRACT.rejects_a_wrong_rank(problems(kind="ordinary", masked=False), forms=not_2d_forms())
 def test_rejects_an_input_that_is_not_2d(kata, case):
     """q, k or v that is not 2-D (a scalar, a vector, a 3-D batch) raises ValueError"""
-    for name in ("q", "k", "v"):
-        for how, reshape in NOT_2D.items():
-            bad = dict(case, **{name: reshape(case[name])})
-            expect_value_error(
-                lambda: kata(**bad),
-                f"{name} was passed as {how.format(name)} of shape {np.shape(bad[name])} (with "
-                f"the {name} shown below): q, k and v must each be 2-D",
-            )
 
 
-@prop(dims=DIMS, seed=S.SEEDS)
+@CONTRACT.rejects_a_zero_size_of(DIMS, order=("n", "m", "d_k", "d_v"), zeros=("n", "m", "d_k", "d_v"), extra={"mask": None})
 def test_rejects_a_zero_dimension(kata, dims, seed):
     """An empty q, k or v (n, m, d_k or d_v equal to 0) raises ValueError"""
-    for zero in range(4):
-        n, m, d_k, d_v = (0 if i == zero else d for i, d in enumerate(dims))
-        rng = S.rng_for(seed)
-        case = {
-            "q": S.normal(rng, (n, d_k)),
-            "k": S.normal(rng, (m, d_k)),
-            "v": S.normal(rng, (m, d_v)),
-            "mask": None,
-        }
-        name = ("n", "m", "d_k", "d_v")[zero]
-        expect_value_error(
-            lambda: kata(**case),
-            f"{name} = 0 ({shapes_of(case)}): every dimension must be at least 1",
-        )
 
 
-@st.composite
-def with_mismatched_widths(draw):
-    """k whose width differs from q's (d_k); mask valid or None."""
-    case, rng = draw_problem(draw, kind="ordinary")
-    d_k = case["q"].shape[1]
-    other = int(rng.choice([d for d in range(1, 8) if d != d_k]))
-    case["k"] = S.normal(rng, (case["k"].shape[0], other), 3.0)
-    return case
-
-
-@prop(case=with_mismatched_widths())
+@CONTRACT.rejects_a_size_that_disagrees(
+    lambda draw: draw_problem(draw, kind="ordinary"), "d_k", ("k",), choices=lambda case: range(1, 8),
+    because="q has width {q.shape[1]} but k has width {k.shape[1]}",
+)
 def test_rejects_q_and_k_of_different_widths(kata, case):
     """q and k of different widths (d_k) raise ValueError"""
-    expect_value_error(
-        lambda: kata(**case),
-        f"q has width {case['q'].shape[1]} but k has width {case['k'].shape[1]}",
-    )
 
 
-@st.composite
-def with_mismatched_key_counts(draw):
-    """v with a different number of rows than k; no mask (its width would be ambiguous)."""
-    case, rng = draw_problem(draw, kind="ordinary", masked=False)
-    m = case["k"].shape[0]
-    other = int(rng.choice([r for r in range(1, 8) if r != m]))
-    case["v"] = S.normal(rng, (other, case["v"].shape[1]), 3.0)
-    return case
-
-
-@prop(case=with_mismatched_key_counts())
+@CONTRACT.rejects_a_size_that_disagrees(  # no mask: its width would be ambiguous
+    lambda draw: draw_problem(draw, kind="ordinary", masked=False), "m", ("v",), choices=lambda case: range(1, 8),
+    because="k has {k.shape[0]} rows (keys) but v has {v.shape[0]}",
+)
 def test_rejects_k_and_v_with_different_numbers_of_rows(kata, case):
     """k and v with different numbers of rows raise ValueError"""
-    expect_value_error(
-        lambda: kata(**case),
-        f"k has {case['k'].shape[0]} rows (keys) but v has {case['v'].shape[0]}",
-    )
 
 
-@prop(case=problems(kind="ordinary"), value=S.non_finite_values(), seed=S.SEEDS)
-@example(
+@CONTRACT.rejects_non_finite(problems(kind="ordinary"), examples=[dict(
     case={
         "q": np.array([[1.0, 0.0]]),
         "k": np.array([[0.5, 1.0], [1.0, -1.0]]),
@@ -444,15 +389,9 @@ def test_rejects_k_and_v_with_different_numbers_of_rows(kata, case):
     },
     value=np.nan,
     seed=1,
-)
+)])
 def test_rejects_nan_or_inf_in_q_k_or_v(kata, case, value, seed):
     """NaN or inf anywhere in q, k or v raises ValueError (even in a key or value that is blocked)"""
-    rng = S.rng_for(seed)
-    for name in ("q", "k", "v"):
-        a = case[name].copy()
-        index = tuple(int(rng.integers(0, s)) for s in a.shape)
-        a[index] = value
-        expect_value_error(lambda: kata(**dict(case, **{name: a})), f"{name}[{index}] is {value}")
 
 
 NOT_BOOL = (np.int64, np.int32, np.uint8, np.float64, np.float32)
@@ -526,31 +465,10 @@ def test_rejects_a_query_with_no_allowed_key(kata, bad):
     )
 
 
-@st.composite
-def with_an_allowed_score_overflowing(draw):
-    """q[i] = 1e200 u and k[j] = 1e200 u, with (i, j) allowed: that score is ~1e400 -> +inf.
-
-    Every other score is at most ~1e202 (finite), every input is finite, and the mask (if any)
-    allows (i, j) and keeps a key in every row: the overflow is the only thing wrong.
-    """
-    case, rng = draw_problem(draw, kind="ordinary")
-    n, m = case["q"].shape[0], case["k"].shape[0]
-    i, j = int(rng.integers(0, n)), int(rng.integers(0, m))
-    u = S.normal(rng, case["q"].shape[1])
-    u[np.abs(u) < 0.1] = 0.5  # every entry clearly non-zero, so every product overflows
-    case["q"][i] = 1e200 * u
-    case["k"][j] = 1e200 * u
-    if case["mask"] is not None:
-        case["mask"][i, j] = True
-    return case, i, j
-
-
-@prop(bad=with_an_allowed_score_overflowing())
+@CONTRACT.rejects_an_overflowing_score(
+    lambda draw: draw_problem(draw, kind="ordinary"),
+    because="the score of query {i} and key {j} (allowed) is q[{i}]·k[{j}] / sqrt(d_k) ≈ 1e400, "
+    "which overflows to inf in float64 and would make the softmax NaN",
+)
 def test_rejects_an_allowed_score_that_overflows(kata, bad):
     """An allowed score q[i]·k[j] / sqrt(d_k) that overflows to inf raises ValueError (instead of NaN)"""
-    case, i, j = bad
-    expect_value_error(
-        lambda: kata(**case),
-        f"the score of query {i} and key {j} (allowed) is q[{i}]·k[{j}] / sqrt(d_k) ≈ 1e400, "
-        f"which overflows to inf in float64 and would make the softmax NaN",
-    )
