@@ -22,7 +22,6 @@ import functools
 import hashlib
 import json
 import os
-import traceback
 from pathlib import Path
 
 import pytest

@@ -4,6 +4,9 @@ Adding a kata means adding four things: ``katas/<module>.py`` (the stub),
 ``solutions/<module>.py`` (the model answer), ``tests/test_<module>.py`` (the judge) and one
 ``[[kata]]`` entry in ``registry.toml``. ``check_registry`` refuses a registry that breaks that.
 
+A kata is one function (``function``), never more: the stub, the judge, the worker, the diagnosis
+and ``dojo compare`` call that one name (README, "One kata, one function").
+
 Each entry ends with its follow-up questions, one ``[[kata.followup]]`` table each: the question,
 its model answer (3 to 8 lines once re-wrapped at 95 columns) and optionally the name of a
 demonstration in ``dojo/demos/`` that computes the answer's numbers live.

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 from dojo.env import Env
+from dojo.verdict import diagnosis_description, properties_of  # noqa: F401 (properties_of: re-exported)
 
 CODES = {"red": "31", "green": "32", "yellow": "33", "blue": "34", "magenta": "35",
          "cyan": "36", "bold": "1", "dim": "2"}
@@ -65,17 +66,6 @@ def duration(seconds) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
-def properties_of(test_file: Path) -> list[tuple[str, str]]:
-    """(name, statement) of every property in a kata's test file, read without importing it."""
-    tree = ast.parse(test_file.read_text(encoding="utf-8"))
-    found = []
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
-            doc = ast.get_docstring(node) or node.name
-            found.append((node.name, doc.strip().splitlines()[0]))
-    return found
-
-
 def docstring_of(path: Path, function: str) -> str:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     for node in tree.body:
@@ -126,7 +116,6 @@ def failure_text(record: dict, function: str, header: str | None = None) -> str:
     hint (unless the diagnosis names the bug), the diagnosis, the input. ``header``: a first
     line (plain pytest's report names the kata and property there)."""
     from dojo.messages import message, text
-    from dojo.verdict import diagnosis_description
 
     described = diagnosis_description(record.get("diagnosis"))
     what = text(record.get("message"))

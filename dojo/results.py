@@ -33,7 +33,22 @@ EXERCISM_STATUS = {"pass": "pass", "fail": "fail", "error": "error", "timeout": 
 
 
 def results(verdict: Verdict, kata: registry.Kata) -> dict:
-    """``results.json`` for one verdict."""
+    """``results.json`` for one verdict: strict JSON (a NaN or an infinity in a message's
+    parameters is the string "nan", "inf" or "-inf")."""
+    return _strict(_results(verdict, kata))
+
+
+def _strict(value):
+    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+        return "nan" if value != value else ("inf" if value > 0 else "-inf")
+    if isinstance(value, dict):
+        return {k: _strict(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_strict(v) for v in value]
+    return value
+
+
+def _results(verdict: Verdict, kata: registry.Kata) -> dict:
     from dojo.verdict import property_titles
 
     top = {"kata": kata.module, "state": verdict.state, "passed": verdict.passed, "total": verdict.total,

@@ -24,6 +24,7 @@ A property record (``Property``):
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 
 #: A property's status.
@@ -121,10 +122,20 @@ def diagnosis_description(diagnosis: str | None) -> str | None:
 # as {"text": ...} and shown as it was.
 
 
+def properties_of(test_file) -> list[tuple[str, str]]:
+    """(name, statement) of every property in a kata's test file, read without importing it."""
+    tree = ast.parse(test_file.read_text(encoding="utf-8"))
+    found = []
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
+            doc = ast.get_docstring(node) or node.name
+            found.append((node.name, doc.strip().splitlines()[0]))
+    return found
+
+
 def property_titles(kata: str) -> dict[str, str]:
     """Each property's id and title, in the judge's order, read without importing the judge."""
     from dojo import registry
-    from dojo.render import properties_of
 
     spec = registry.BY_MODULE.get(kata)
     if spec is None:

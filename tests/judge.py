@@ -228,6 +228,10 @@ def check_finite(out, weights, largest_score: float | None = None):
     return out, weights
 
 
+#: exp(x) overflows float64 above this.
+EXP_OVERFLOW = 709.0
+
+
 def nan_hint(largest_score: float | None) -> dict:
     """Where a NaN most likely comes from, given how large the scores are (a message)."""
     if largest_score is None:

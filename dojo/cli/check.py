@@ -46,15 +46,40 @@ def cmd_test(env: Env, args) -> int:
     verdict = judge(env, kata, path.parent)
     store = Store(env)
     record_verdict(store, kata, verdict, env)
+    json_to = getattr(args, "json_to", None)
+    if json_to:
+        write_results(env, verdict, kata, json_to)
+        if json_to == "-":
+            return exit_code(verdict)
     for line in verdict_lines(env, verdict, kata, shown(env, path)):
         env.say(line)
     if verdict.ok:
         offer_next(env, store, kata)
     elif verdict.state == "failing":
         env.say(f"Stuck? `dojo hint {kata.module}`.  Re-judge on every save: `dojo watch {kata.module}`.")
+    return exit_code(verdict)
+
+
+def exit_code(verdict) -> int:
     if verdict.state == "error":
         return Exit.INTERNAL
     return Exit.OK if verdict.ok else Exit.FAILED
+
+
+def write_results(env: Env, verdict, kata: registry.Kata, to: str) -> None:
+    """exercism's results.json: on standard output for ``-``, else to the file (atomically)."""
+    import json
+    from pathlib import Path
+
+    from dojo.results import results
+    from dojo.state import atomic_write_text
+
+    data = json.dumps(results(verdict, kata), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    if to == "-":
+        env.stdout.write(data)
+        env.stdout.flush()
+    else:
+        atomic_write_text(Path(to), data, env)
 
 
 def offer_next(env: Env, store: Store, kata: registry.Kata) -> registry.Kata | None:

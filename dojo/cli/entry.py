@@ -36,6 +36,10 @@ def build_parser() -> argparse.ArgumentParser:
     ):
         p = sub.add_parser(name, help=help_, description=help_[0].upper() + help_[1:] + ".")
         p.add_argument("kata", help=KATA_HELP)
+        if name == "test":
+            p.add_argument("--json", metavar="FILE", dest="json_to",
+                           help="also write the verdict as exercism's results.json (version 3) to FILE; "
+                                "`-`: only the JSON, on standard output (docs/verdict.md)")
         p.set_defaults(func=func)
     p = sub.add_parser("hint", help="the next hint", description="The next hint, recorded in your progress.")
     p.add_argument("kata", nargs="?", help=KATA_HELP + " (default: the kata you are on)")

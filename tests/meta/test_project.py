@@ -38,6 +38,18 @@ def test_each_generated_stub_is_its_solution_with_the_body_taken_out(kata):
     assert forbidden_imports(ast.unparse(stub)) == []
 
 
+@pytest.mark.parametrize("kata", registry.KATAS, ids=lambda k: k.module)
+def test_a_kata_is_one_function(kata):
+    """One kata, one function (README): the solution's and the stub's only public top-level
+    function or class is the registry's ``function``; the rest of the tool calls that name."""
+    for source in (kata.solution_path.read_text(), stub_source(kata.solution_path, kata.function)):
+        public = [n.name for n in ast.parse(source).body
+                  if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and not n.name.startswith("_")]
+        assert public == [kata.function], (
+            f"{kata.module}: a kata exports exactly one function, {kata.function}(); found {public}. "
+            "Name helpers with a leading underscore, or make a second kata.")
+
+
 @pytest.mark.contributors  # a practising user's katas/ holds answers: CI checks a clean clone
 @pytest.mark.parametrize("kata", registry.KATAS, ids=lambda k: k.module)
 def test_each_committed_stub_is_the_generated_one(kata):
