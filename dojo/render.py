@@ -204,7 +204,7 @@ def verdict_lines(env: Env, verdict, kata, shown_file: str, show_details: bool =
         first = failures[0]
         out.append("")
         out.append(paint(env, "First failure:", "red", "bold"))
-        out += failure_text(first, kata.function).splitlines()
+        out += ["", *failure_text(first, kata.function).splitlines(), ""]
         if len(failures) > 1:
             out.append(paint(env, f"  (+{len(failures) - 1} more failing properties; fix this one first)", "dim"))
     if v.state == "passed":
