@@ -9,7 +9,7 @@
   NumPy-only rule, still the untouched stub, or hangs. Each of those is reported as one line
   for the kata, instead of a failure per property.
 - The candidate's code never runs in the judge's process: each kata file is imported and called
-  in a sandboxed worker (``dojo/remote.py``, ``dojo/workers.py``, ``dojo/zygote.py``), and every
+  in a sandboxed worker (``dojo/remote.py``, ``dojo/workers.py``, ``dojo/zygote.py``, ``dojo/zygote_child.py``), and every
   call has a limit on its CPU time (``--kata-timeout``).
 - A failing property prints what it means in interview terms, the shrunk input and expected
   vs got; not a traceback through the judge.
@@ -280,7 +280,7 @@ def pytest_collection_modifyitems(session, config, items):
             config.dojo_expected[kata.module] = config.dojo_expected.get(kata.module, 0) + 1
 
 
-#: The states a worker may report for a file it cannot load (dojo/zygote.py, dojo/workers.py).
+#: The states a worker may report for a file it cannot load (dojo/zygote_child.py, dojo/workers.py).
 LOAD_STATES = ("cannot-import", "numpy-only", "timed-out")
 
 

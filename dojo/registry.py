@@ -223,5 +223,5 @@ def followup_problems(kata: Kata) -> list[str]:
         elif not low <= lines <= high:
             problems.append(f"{where}: its answer takes {lines} lines at {ANSWER_WIDTH} columns, not {low} to {high}")
         if f.demo is not None and f.demo not in DEMOS:
-            problems.append(f"{where}: no demonstration called {f.demo!r} in dojo/demos.py")
+            problems.append(f"{where}: no demonstration called {f.demo!r} in dojo/demos/")
     return problems

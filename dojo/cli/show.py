@@ -105,7 +105,8 @@ def cmd_followups(env: Env, args) -> int:
         for line in f.answer_lines():
             env.say("     " + line)
         if f.demo:
-            env.say(paint(env, f"     computed now (dojo/demos.py: {f.demo}):", "cyan"))
+            where = demos.DEMOS[f.demo].__module__.replace(".", "/") + ".py"
+            env.say(paint(env, f"     computed now ({where}: {f.demo}):", "cyan"))
             for line in demos.run(f.demo).lines:
                 env.say("       " + line)
         env.say()

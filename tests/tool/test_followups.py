@@ -175,7 +175,7 @@ def test_an_answer_shorter_than_3_or_longer_than_8_lines_is_refused(sentences, l
 
 def test_an_unknown_demo_is_refused():
     assert problems_of(followup(demo="no_such_demo")) == [
-        "softmax: follow-up 1: no demonstration called 'no_such_demo' in dojo/demos.py"
+        "softmax: follow-up 1: no demonstration called 'no_such_demo' in dojo/demos/"
     ]
 
 
@@ -222,7 +222,8 @@ def test_followups_with_answers_shows_each_answer_and_runs_its_demonstration(san
         for line in f.answer_lines():
             assert line in r.out
         if f.demo:
-            assert f"computed now (dojo/demos.py: {f.demo})" in r.out
+            where = demos.DEMOS[f.demo].__module__.replace(".", "/")
+            assert f"computed now ({where}.py: {f.demo})" in r.out
             for line in demos.run(f.demo).lines:
                 assert line in r.out
     assert r.out.count("computed now") == sum(1 for f in SOFTMAX.followup_answers if f.demo)
