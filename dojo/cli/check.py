@@ -47,16 +47,17 @@ def cmd_test(env: Env, args) -> int:
     store = Store(env)
     record_verdict(store, kata, verdict, env)
     json_to = getattr(args, "json_to", None)
-    if json_to:
+    if json_to == "-":
         write_results(env, verdict, kata, json_to)
-        if json_to == "-":
-            return exit_code(verdict)
+        return exit_code(verdict)
     for line in verdict_lines(env, verdict, kata, shown(env, path)):
         env.say(line)
     if verdict.ok:
         offer_next(env, store, kata)
     elif verdict.state == "failing":
         env.say(f"Stuck? `dojo hint {kata.module}`.  Re-judge on every save: `dojo watch {kata.module}`.")
+    if json_to:  # after the screen: a file that cannot be written loses nothing of the verdict
+        write_results(env, verdict, kata, json_to)
     return exit_code(verdict)
 
 

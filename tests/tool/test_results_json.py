@@ -107,6 +107,8 @@ def test_json_to_a_file_keeps_the_screen(sandbox, solution, tmp_path):
     r = sandbox.run("test", "softmax", "--json", str(tmp_path / "results.json"))
     assert r.code == 0 and "Passed:" in r.out
     assert valid(json.loads((tmp_path / "results.json").read_text()))["status"] == "pass"
+    r = sandbox.run("test", "softmax", "--json", "/proc/results.json")  # cannot be written
+    assert r.code == 2 and "Passed:" in r.out and "cannot write /proc/results.json" in r.err
 
 
 # -- every file of the self-check (contributors) ------------------------------------------------
