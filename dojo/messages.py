@@ -98,6 +98,16 @@ ENGLISH: dict[str, str] = {
     "verdict.judge-timeout": "the judge did not finish within {seconds} s",
     "verdict.no-report": "the judge produced no report",
     "verdict.nothing-ran": "no properties ran",
+    # -- what is true now: a saved verdict against the file as it is (dojo/state.py) -----------
+    "status.changed": "changed since judged",
+    "status.unjudged": "edited, not judged yet",
+    "status.missing": "file missing",
+    "status.unreadable": "file cannot be read",
+    "progress.stale": ("No verdict for the file as it is now: {katas}. `dojo test {first}` judges it; "
+                       "`dojo check` judges every kata."),
+    "progress.missing": "Missing from katas/: {katas}. `dojo reset {first}` puts the untouched stub back.",
+    # -- usage errors that say what is really wrong ------------------------------------------------
+    "usage.no-current-kata": "every kata passes, so there is no current one: name one, e.g. `dojo {command} 1`.",
 }
 
 CATALOGUES = {"en": ENGLISH}

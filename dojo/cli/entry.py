@@ -30,17 +30,19 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.add_parser("list", help="the progress table").set_defaults(func=cmd_list)
     sub.add_parser("check", help="re-judge every kata and refresh the table").set_defaults(func=cmd_check)
-    for name, func, help_ in (
-        ("show", cmd_show, "the problem as a candidate gets it"),
-        ("test", cmd_test, "judge your file and print the verdict"),
-    ):
-        p = sub.add_parser(name, help=help_, description=help_[0].upper() + help_[1:] + ".")
-        p.add_argument("kata", help=KATA_HELP)
-        if name == "test":
-            p.add_argument("--json", metavar="FILE", dest="json_to",
-                           help="also write the verdict as exercism's results.json (version 3) to FILE; "
-                                "`-`: only the JSON, on standard output (docs/verdict.md)")
-        p.set_defaults(func=func)
+    p = sub.add_parser("show", help="the problem as a candidate gets it",
+                       description="The problem as a candidate gets it.")
+    p.add_argument("kata", help=KATA_HELP)
+    p.set_defaults(func=cmd_show)
+    p = sub.add_parser("test", help="judge your file and print the verdict (default: the kata you are on)",
+                       description="Judge your file and print the verdict. Without KATA: the kata you are "
+                                   "on, as for `dojo hint` (the one judged last, unless it passes; else the "
+                                   "next to do).")
+    p.add_argument("kata", nargs="?", help=KATA_HELP + " (default: the kata you are on)")
+    p.add_argument("--json", metavar="FILE", dest="json_to",
+                   help="also write the verdict as exercism's results.json (version 3) to FILE; "
+                        "`-`: only the JSON, on standard output (docs/verdict.md)")
+    p.set_defaults(func=cmd_test)
     p = sub.add_parser("hint", help="the next hint", description="The next hint, recorded in your progress.")
     p.add_argument("kata", nargs="?", help=KATA_HELP + " (default: the kata you are on)")
     p.set_defaults(func=cmd_hint)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from dojo import registry
 from dojo.cli import Keys, UsageError, kata_arg, shown
+from dojo.cli.common import state_now
 from dojo.env import Env
 from dojo.interview import loop, state
 from dojo.interview.loop import LoopInterview
@@ -40,7 +41,7 @@ def pick(env: Env, args) -> list[registry.Kata]:
         raise UsageError("no kata has a judge yet (tests/test_<kata>.py).")
     store = Store(env)
     store.load()
-    unsolved = [k for k in pool if (store.kata(k.module).get("verdict") or {}).get("state") != "passed"]
+    unsolved = [k for k in pool if state_now(store, k) != "passed"]  # passes as the file is now
     if args.random:
         return [random.choice(unsolved or pool)]
     if unsolved:

@@ -21,11 +21,13 @@ STUB = stub("softmax")
 
 
 def progress(box, **verdicts) -> None:
-    """state.json holding these verdicts: progress(box, softmax=("passed", 13, 13, at))."""
+    """state.json holding these verdicts: progress(box, softmax=("passed", 13, 13, at)), each
+    about a file of one's own written into katas/ (a verdict counts only for the file it judged)."""
     katas = {}
     for module, (state, passed, total, at) in verdicts.items():
         katas[module] = {"verdict": {"state": state, "passed": passed, "total": total,
-                                     "first_failure": None if state == "passed" else "a property", "at": at},
+                                     "first_failure": None if state == "passed" else "a property", "at": at,
+                                     "sha256": box.worked_on(module, state)},
                          "hints_used": 0, "solved": state == "passed", "gave_up": False, "revealed": False}
     box.state.mkdir(exist_ok=True)
     (box.state / "state.json").write_text(json.dumps({"version": 1, "welcomed": True, "katas": katas}))
@@ -83,6 +85,24 @@ def test_hint_without_a_kata_means_the_kata_you_are_on(sandbox):
     progress(sandbox, **{k.module: ("passed", 5, 5, 1.8e9) for k in registry.KATAS})
     r = sandbox.run("hint")
     assert r.code == 2 and "every kata passes" in r.err
+
+
+def test_test_without_a_kata_judges_the_kata_you_are_on_as_hint_does(sandbox, wrong):
+    r = sandbox.run("test")
+    assert r.code == 1 and r.out.startswith("softmax — "), r.out + r.err  # nothing judged yet: the first kata
+    assert "not started: softmax() still raises NotImplementedError" in r.out
+    sandbox.write_kata("masked_attention", wrong("masked_attention", "inverted_mask"))
+    sandbox.set_clock(60)
+    assert sandbox.run("test", "masked_attention").code == 1
+    r = sandbox.run("test")  # the kata judged most recently, while it does not pass
+    assert r.code == 1 and r.out.startswith("masked_attention — "), r.out + r.err
+    assert "(masked_attention)" in sandbox.run("hint").out  # the same kata hint picks
+    progress(sandbox, **{k.module: ("passed", 5, 5, 1.8e9) for k in registry.KATAS})
+    r = sandbox.run("test")
+    assert r.code == 2 and "every kata passes, so there is no current one" in r.err and "`dojo test 1`" in r.err
+    assert r.out == ""
+    help_ = sandbox.run("help", "test").out
+    assert help_.startswith("usage: dojo test [-h] [--json FILE] [kata]") and "the kata you are on" in help_
 
 
 # -- wording --------------------------------------------------------------------------------------
