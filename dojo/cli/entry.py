@@ -9,7 +9,7 @@ import sys
 from dojo import registry
 from dojo.cli.backups import cmd_reset, cmd_restore
 from dojo.cli.check import cmd_check, cmd_test
-from dojo.cli.common import Exit, UsageError
+from dojo.cli.common import Exit, UsageError, words
 from dojo.cli.progress import cmd_list, cmd_progress
 from dojo.cli.show import cmd_followups, cmd_hint, cmd_show, cmd_solution
 from dojo.cli.watch import cmd_watch
@@ -116,7 +116,12 @@ def parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespac
     """Parse ``argv``; a flag the command does not know is refused with that command's usage."""
     args, extra = parser.parse_known_args(argv)
     if extra:
-        own = subparsers(parser).get(getattr(args, "command", None) or "", parser)
+        command = getattr(args, "command", None) or ""
+        own = subparsers(parser).get(command, parser)
+        if command == "drill" and "--resume" in extra:  # say what is meant, not only what is not known
+            own.error(words("usage.drill-resume"))
+        if not any(e.startswith("-") for e in extra) and isinstance(getattr(args, "kata", None), str):
+            own.error(words("usage.one-kata", command=command, extra=" ".join(extra)))
         own.error(f"unrecognized arguments: {' '.join(extra)}")
     return args
 

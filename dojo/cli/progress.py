@@ -30,7 +30,7 @@ def cmd_progress(env: Env, args) -> int:
         data["welcomed"] = True
         store.save()
     drills = progress_table(env, store)
-    for line in now_lines(env, store) + due_lines(env, drills):
+    for line in now_lines(env, store) + open_interview_lines(env) + due_lines(env, drills):
         env.say(line)
     nxt = next_kata(store)
     env.say()
@@ -109,3 +109,26 @@ def now_lines(env: Env, store: Store) -> list[str]:
         lines.append(words("progress.missing", katas=", ".join(missing), first=missing[0]))
     return [""] + lines if lines else []
 
+
+def open_interview_lines(env: Env) -> list[str]:
+    """An interview still open (``.dojo/interview.json``): which kata, its clock, how to go on."""
+    from dojo.messages import message
+
+    if not (env.state_dir / "interview.json").exists():  # the common case costs one stat
+        return []
+    from dojo.interview import state
+
+    session = state.load(env)  # one that cannot be resumed is set aside, with a warning
+    if session is None:
+        return []
+    p = session.current
+    kata = p.kata if p is not None else session.entry.kata
+    stage = (message("interview.open.stage", number=session.index + 1, total=len(session.queue))
+             if session.loop is not None else "")
+    if p is None:
+        clock = message("interview.open.between")
+    else:
+        left = p.limit_s - (p.elapsed_s + max(0.0, env.now() - p.tick_wall))
+        clock = (message("interview.open.left", left=duration(left)) if left > 0
+                 else message("interview.open.over"))
+    return ["", paint(env, words("interview.open", kata=kata, stage=stage, clock=clock), "yellow")]
