@@ -13,7 +13,7 @@ from dojo.cli.common import Exit, UsageError, words
 from dojo.cli.progress import cmd_list, cmd_progress
 from dojo.cli.show import cmd_followups, cmd_hint, cmd_show, cmd_solution
 from dojo.cli.watch import cmd_watch
-from dojo.env import Env
+from dojo.env import Env, other_clone, run_in
 from dojo.state import CannotWrite
 
 
@@ -142,6 +142,10 @@ def cmd_help(env: Env, args, parser: argparse.ArgumentParser, sub) -> int:
 
 
 def main(argv: list[str] | None = None, env: Env | None = None) -> int:
+    if env is None:  # a real run: in another clone, that clone's own dojo works on its files
+        clone = other_clone()
+        if clone is not None:
+            run_in(clone, sys.argv[1:] if argv is None else argv)
     env = env or Env.from_os()
     parser = build_parser()
     try:
