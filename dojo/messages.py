@@ -124,6 +124,11 @@ ENGLISH: dict[str, str] = {
     "usage.one-kata": "`dojo {command}` takes one kata at a time (also given: {extra}).",
     "usage.drill-resume": ("`dojo drill` has no --resume: a drill is an interview, so an interrupted one is "
                            "continued with `dojo interview --resume`."),
+    # -- pytest pointed at a folder or file that holds no tests (conftest.py) -------------------
+    "pytest.no-tests": ("dojo: no tests in {where}: katas/ and solutions/ hold answers, so pytest ran nothing. "
+                        "The judge is in tests/.\n"
+                        "  From {root}: `pytest` judges every kata in katas/, `pytest tests/test_{kata}.py` one kata,\n"
+                        "  `dojo test {kata}` the same on the dojo's own screen (`--impl solutions`: the reference answers)."),
 }
 
 CATALOGUES = {"en": ENGLISH}

@@ -1,4 +1,5 @@
-"""Where the tools look: ``dojo`` works on the clone you are in.
+"""Where the tools look: ``dojo`` works on the clone you are in, and pytest pointed at the
+answers (``pytest katas``) says where the tests are.
 
 A second clone used to be judged with the first clone's files: the tool installed from the first
 clone (``pip install -e``) took its own checkout before the current folder. Here two copies of
@@ -74,3 +75,47 @@ def test_dojo_root_still_says_which_repository(clones):
     a, b = clones
     r = dojo(a, b.root / "katas", "show", "softmax", DOJO_ROOT=str(a.root))
     assert r.returncode == 0 and r.stdout.startswith("Numerically stable softmax (clone a)"), r.stdout + r.stderr
+
+
+# -- pytest pointed at the answers ----------------------------------------------------------------
+
+
+IMPORT_LEAVES_A_MARK = '''from pathlib import Path
+
+Path(__file__).with_name("imported.txt").write_text("the judge imported me")
+
+
+def softmax(x, axis=-1):
+    raise NotImplementedError
+'''
+
+
+def pytest_in(box: Sandbox, cwd: Path, *args: str) -> subprocess.CompletedProcess:
+    environ = box.environ()
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", *args],
+                          cwd=cwd, env=environ, capture_output=True, text=True, timeout=300,
+                          stdin=subprocess.DEVNULL)
+
+
+@pytest.mark.parametrize("where,args,kata", [
+    ("repo", ("katas",), "softmax"),
+    ("katas", (), "softmax"),
+    ("repo", ("katas/rope.py",), "rope"),
+    ("repo", ("katas/softmax.py",), "softmax"),
+    ("repo", ("solutions",), "softmax"),
+])
+def test_pytest_on_the_answers_points_at_the_tests_and_still_exits_5(sandbox, where, args, kata):
+    sandbox.write_kata("softmax", IMPORT_LEAVES_A_MARK)
+    cwd = sandbox.root if where == "repo" else sandbox.root / "katas"
+    r = pytest_in(sandbox, cwd, *args)
+    assert r.returncode == 5, r.stdout + r.stderr  # nothing ran, as pytest says it
+    assert "dojo: no tests in " in r.stdout and "katas/ and solutions/ hold answers" in r.stdout, r.stdout
+    assert f"`pytest tests/test_{kata}.py` one kata" in r.stdout and f"`dojo test {kata}`" in r.stdout
+    assert f"From {sandbox.root}:" in r.stdout
+    assert not (sandbox.root / "katas" / "imported.txt").exists()  # answers are never imported by the judge
+
+
+def test_pytest_on_the_tests_says_nothing_of_the_kind(sandbox):
+    r = pytest_in(sandbox, sandbox.root, "tests/test_softmax.py")
+    assert r.returncode == 1 and "not implemented yet" in r.stdout, r.stdout[-2000:]
+    assert "no tests in" not in r.stdout
