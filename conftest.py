@@ -179,6 +179,28 @@ def pytest_report_header(config):
             f"dojo: the candidate's code runs in {where}")
 
 
+ANSWER_FOLDERS = (ROOT / "katas", ROOT / "solutions")
+
+
+def _in_answers(path: Path) -> bool:
+    return any(path == folder or folder in path.parents for folder in ANSWER_FOLDERS)
+
+
+class _Answers(pytest.File):
+    """A file of katas/ or solutions/ named on the command line (``pytest katas/softmax.py``):
+    answers, never tests, and never imported here (that would run the candidate's code in the
+    judge's own process). Nothing to collect; pytest_terminal_summary says what to run instead."""
+
+    def collect(self):
+        return []
+
+
+def pytest_pycollect_makemodule(module_path, parent):
+    if _in_answers(Path(module_path)):
+        return _Answers.from_parent(parent, path=Path(module_path))
+    return None
+
+
 def pytest_ignore_collect(collection_path, config):
     # The judge's self-check (tests/meta) and the tool's tests (tests/tool) belong to the
     # project's own suite: they run with --impl solutions, or when named explicitly.
@@ -698,6 +720,25 @@ def pytest_sessionfinish(session, exitstatus):
     if short and session.exitstatus == 0:
         session.exitstatus = pytest.ExitCode.INTERRUPTED  # a run that ended early never passes
     _write_report(config, complete=not short)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """``pytest katas`` (or pytest inside katas/, or ``pytest katas/softmax.py``) finds no
+    tests, and exits 5 as pytest does: say where the judge is and which command to run."""
+    if exitstatus != pytest.ExitCode.NO_TESTS_COLLECTED:
+        return
+    named = [Path(a.split("::")[0]).resolve() for a in config.args]
+    answers = [p for p in named if _in_answers(p)]
+    if not answers:
+        return
+    from dojo.messages import message, text
+
+    where = answers[0]
+    kata = registry.BY_MODULE.get(where.stem) if where.suffix == ".py" else None
+    shown = where.relative_to(ROOT).as_posix() + ("/" if where.is_dir() else "")
+    terminalreporter.write_line("")
+    terminalreporter.write_line(text(message(
+        "pytest.no-tests", where=shown, root=str(ROOT), kata=(kata or registry.KATAS[0]).module)))
 
 
 def _end_leftover_processes() -> None:

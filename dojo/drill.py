@@ -12,7 +12,7 @@ import argparse
 import datetime as dt
 
 from dojo import registry, schedule
-from dojo.cli.common import Exit, UsageError, kata_arg
+from dojo.cli.common import Exit, UsageError, kata_arg, state_now
 from dojo.cli.entry import build_parser, parse, subparsers
 from dojo.env import Env
 from dojo.render import paint
@@ -39,10 +39,11 @@ def due_words(e: schedule.Entry) -> str:
 
 
 def never_interviewed(env: Env, entries: dict) -> list[str]:
-    """Katas that pass in practice (state.json) but have no interview in the history."""
+    """Katas whose file passes in practice as it is now (state.json's verdict, while the file
+    still has the hash it was judged with) but have no interview in the history."""
     store = Store(env)
     return [k for k in schedule.drillable(env) if k not in entries
-            and (store.kata(k).get("verdict") or {}).get("state") == "passed"]
+            and state_now(store, registry.get(k)) == "passed"]
 
 
 def interview_parser(parser: argparse.ArgumentParser) -> argparse.ArgumentParser | None:

@@ -1,7 +1,8 @@
 """Everything the tool touches in the outside world, in one replaceable object.
 
 Tests drive the real entry point as a subprocess and inject through environment variables:
-``DOJO_ROOT`` (the repository whose katas/ are judged), ``DOJO_STATE_DIR`` (where state is
+``DOJO_ROOT`` (the repository whose katas/ are judged; without it, the clone the current folder
+is in, else the one this package was installed from), ``DOJO_STATE_DIR`` (where state is
 kept), ``DOJO_FAKE_CLOCK`` (a file holding the current time in seconds; read on every tick, so a
 test moves time by rewriting it) and ``NO_COLOR``.
 """
@@ -35,19 +36,50 @@ def is_repo(folder: Path) -> bool:
     return (folder / "katas").is_dir() and (folder / "solutions").is_dir() and (folder / "conftest.py").is_file()
 
 
-def find_root() -> Path:
-    """The repository whose katas/ are practised: $DOJO_ROOT, else the checkout this package
-    was installed from (pip install -e), else the nearest folder above the current one that
-    holds katas/, solutions/ and conftest.py."""
-    if os.environ.get("DOJO_ROOT"):
-        return Path(os.environ["DOJO_ROOT"]).resolve()
-    if is_repo(registry.ROOT):
-        return registry.ROOT
-    here = Path.cwd().resolve()
+def repo_around_cwd() -> Path | None:
+    """The nearest folder at or above the current one that holds katas/, solutions/ and
+    conftest.py (a clone of this repository), or None."""
+    try:
+        here = Path.cwd().resolve()
+    except OSError:  # the current folder was removed
+        return None
     for folder in (here, *here.parents):
         if is_repo(folder):
             return folder
-    return registry.ROOT  # commands that need the files will say they are missing
+    return None
+
+
+def find_root() -> Path:
+    """The repository whose katas/ are practised: $DOJO_ROOT, else the clone the current folder
+    is in, else the checkout this package was installed from (pip install -e)."""
+    if os.environ.get("DOJO_ROOT"):
+        return Path(os.environ["DOJO_ROOT"]).resolve()
+    return repo_around_cwd() or registry.ROOT  # commands that need the files say they are missing
+
+
+def other_clone() -> Path | None:
+    """The clone the current folder is in, when it is not the one this package was installed
+    from and it has a ``dojo`` package of its own: ``dojo`` there runs that clone's tool on that
+    clone's files (``run_in``), so the registry, the judge and the files always agree. None when
+    $DOJO_ROOT says which repository to use, or there is no other clone here."""
+    if os.environ.get("DOJO_ROOT"):
+        return None
+    near = repo_around_cwd()
+    if near is None or near == registry.ROOT or not (near / "dojo" / "__init__.py").is_file():
+        return None
+    return near
+
+
+def run_in(clone: Path, argv: list[str]) -> None:
+    """Replace this process with ``python -m dojo ARGV`` from ``clone``'s own package, on
+    ``clone``'s files ($DOJO_ROOT). Returns only if that cannot be started; then this package
+    carries on, on the same files (``find_root``)."""
+    environ = dict(os.environ, DOJO_ROOT=str(clone))
+    environ["PYTHONPATH"] = os.pathsep.join([str(clone)] + [p for p in [environ.get("PYTHONPATH")] if p])
+    try:
+        os.execve(sys.executable, [sys.executable, "-m", "dojo", *argv], environ)
+    except OSError:
+        return
 
 
 @dataclass

@@ -98,6 +98,37 @@ ENGLISH: dict[str, str] = {
     "verdict.judge-timeout": "the judge did not finish within {seconds} s",
     "verdict.no-report": "the judge produced no report",
     "verdict.nothing-ran": "no properties ran",
+    # -- what is true now: a saved verdict against the file as it is (dojo/state.py) -----------
+    "status.changed": "changed since judged",
+    "status.unjudged": "edited, not judged yet",
+    "status.missing": "file missing",
+    "status.unreadable": "file cannot be read",
+    "progress.stale": ("No verdict for the file as it is now: {katas}. `dojo test {first}` judges it; "
+                       "`dojo check` judges every kata."),
+    "progress.missing": "Missing from katas/: {katas}. `dojo reset {first}` puts the untouched stub back.",
+    # -- an interview left open, as bare `dojo` tells it ------------------------------------------
+    "interview.open": "An interview is still open: {kata}{stage}. {clock}",
+    "interview.open.stage": " (stage {number} of {total} of an interview loop)",
+    "interview.open.left": ("Its clock ran on while it was closed: {left} left. Continue it with "
+                            "`dojo interview --resume` (press q there to abandon it)."),
+    "interview.open.over": ("Its time ran out while it was closed: `dojo interview --resume` ends it "
+                            "and gives the report."),
+    "interview.open.between": "Continue it with `dojo interview --resume` (press q there to abandon it).",
+    # -- usage errors that say what is really wrong ------------------------------------------------
+    "usage.no-current-kata": "every kata passes, so there is no current one: name one, e.g. `dojo {command} 1`.",
+    "usage.loop-random": ("--loop and --random do not go together: a loop is one kata and the chain of its "
+                          "next questions (`dojo interview --loop [KATA]`, default: {first}); --random picks "
+                          "the kata of a single interview."),
+    "usage.loop-katas": ("--loop starts from one kata, not {count}: `dojo interview --loop [KATA]` (default: "
+                         "{first}) follows its next questions. For several katas one after another, leave out --loop."),
+    "usage.one-kata": "`dojo {command}` takes one kata at a time (also given: {extra}).",
+    "usage.drill-resume": ("`dojo drill` has no --resume: a drill is an interview, so an interrupted one is "
+                           "continued with `dojo interview --resume`."),
+    # -- pytest pointed at a folder or file that holds no tests (conftest.py) -------------------
+    "pytest.no-tests": ("dojo: no tests in {where}: katas/ and solutions/ hold answers, so pytest ran nothing. "
+                        "The judge is in tests/.\n"
+                        "  From {root}: `pytest` judges every kata in katas/, `pytest tests/test_{kata}.py` one kata,\n"
+                        "  `dojo test {kata}` the same on the dojo's own screen (`--impl solutions`: the reference answers)."),
 }
 
 CATALOGUES = {"en": ENGLISH}

@@ -32,10 +32,25 @@ STATE_LABELS = {
 }
 
 
+#: What is true of a file whose saved verdict is not about it (``dojo.state.NOW_STATES``): a
+#: message id and a colour.
+NOW_LABELS = {
+    "changed": ("status.changed", "yellow"),
+    "unjudged": ("status.unjudged", "yellow"),
+    "missing": ("status.missing", "red"),
+    "unreadable": ("status.unreadable", "red"),
+}
+
+
 def status_text(env: Env, verdict: dict | None) -> str:
     if not verdict:
         return paint(env, "not started", "dim")
     state = verdict.get("state", "error")
+    if state in NOW_LABELS:
+        from dojo.messages import message, text
+
+        key, colour = NOW_LABELS[state]
+        return paint(env, text(message(key)), colour)
     label, colour = STATE_LABELS.get(state, (state, "magenta"))
     if state in ("failing", "passed"):
         label = f"{label}: {pass_count(verdict.get('passed'), verdict.get('total'))}"

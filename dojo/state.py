@@ -15,6 +15,7 @@ tool carries on from an empty state.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -22,6 +23,7 @@ import time
 from pathlib import Path
 
 from dojo.env import Env
+from dojo.stubs import BODY
 from dojo.verdict import migrate_summary
 
 STATE_VERSION = 1
@@ -207,7 +209,28 @@ def state_problem(data) -> str | None:
         at = verdict.get("at", 0)
         if isinstance(at, bool) or not isinstance(at, (int, float)) or not math.isfinite(at):
             return f"katas.{module}.verdict.at is not a time"
+        if not isinstance(verdict.get("sha256"), (str, type(None))):
+            return f"katas.{module}.verdict.sha256 is not a hash"
     return None
+
+
+def content_hash(path: Path) -> str | None:
+    """The sha256 of a file's bytes (what a saved verdict is about); None when it cannot be read."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError:
+        return None
+    return hashlib.sha256(data).hexdigest()
+
+
+#: What ``Store.verdict_now`` says instead of a saved verdict that is not about the file now
+#: (never stored: worked out from the file each time a verdict is shown or used).
+CHANGED = "changed"  #: judged, and the file has changed since (or the saved verdict has no hash)
+UNJUDGED = "unjudged"  #: no verdict saved, and the file is not the untouched stub
+MISSING = "missing"  #: there is no file
+UNREADABLE = "unreadable"  #: there is something, but it cannot be read (a folder, no permission)
+NOW_STATES = (CHANGED, UNJUDGED, MISSING, UNREADABLE)
+STUB_BODY = BODY.encode("utf-8")  #: how every stub ends
 
 
 class Store:
@@ -217,6 +240,7 @@ class Store:
         self.path = self.dir / "state.json"
         self._data: dict | None = None
         self.unsaved: str | None = None  # why the last save failed, once said
+        self._stubs: dict[str, bytes | None] = {}
 
     # -- state.json -------------------------------------------------------------------------
     def load(self) -> dict:
@@ -259,6 +283,38 @@ class Store:
         entry.setdefault("revealed", False)
         entry.setdefault("solved", False)
         return entry
+
+    def verdict_now(self, kata) -> dict | None:
+        """What is true of ``kata``'s file now (``kata``: a ``registry.Kata``).
+
+        The saved verdict, when the file still holds the bytes it was given (its ``sha256``);
+        else None when the file is byte for byte the untouched stub (not started), or
+        ``{"state": s}`` with ``s`` one of ``NOW_STATES``: a verdict that no longer belongs to
+        the file is never shown or counted as passed or failing. Reads the file (cheap: no judge).
+        """
+        saved = self.kata(kata.module).get("verdict")
+        try:
+            data = self.env.kata_file(kata).read_bytes()
+        except FileNotFoundError:
+            return {"state": MISSING}
+        except OSError:
+            return {"state": UNREADABLE}
+        if isinstance(saved, dict) and saved.get("sha256") == hashlib.sha256(data).hexdigest():
+            return saved
+        if data.endswith(STUB_BODY) and data == self.stub(kata):  # (deriving the stub parses a file)
+            return None
+        return {"state": CHANGED if isinstance(saved, dict) else UNJUDGED}
+
+    def stub(self, kata) -> bytes | None:
+        """The kata's untouched stub (as ``dojo reset`` writes it); None when it cannot be derived."""
+        if kata.module not in self._stubs:
+            from dojo.stubs import stub_source
+
+            try:
+                self._stubs[kata.module] = stub_source(self.env.solution_file(kata), kata.function).encode("utf-8")
+            except (OSError, SyntaxError, ValueError, StopIteration):
+                self._stubs[kata.module] = None
+        return self._stubs[kata.module]
 
     # -- backups ----------------------------------------------------------------------------
     def backup(self, path: Path, module: str) -> Path | None:

@@ -8,7 +8,8 @@ Where things live:
 
 ================  ===========================================================================
 ``common.py``     what every command uses: ``Exit``, ``UsageError``, the argument types
-                  (``kata_arg``, ``number``), ``shown``, ``next_kata``, ``confirm``
+                  (``kata_arg``, ``number``), ``shown``, ``next_kata``, ``current_kata``,
+                  ``words`` (a catalogue sentence), ``confirm``
 ``progress.py``   ``dojo`` (the welcome, the progress table, what is due) and ``dojo list``
 ``check.py``      ``dojo check`` and ``dojo test``: judge, record the verdict, offer the next
 ``show.py``       ``dojo show``, ``dojo hint``, ``dojo solution``, ``dojo followups``
@@ -21,10 +22,10 @@ Where things live:
 
 from dojo.cli.backups import backup_first, backup_rows, cmd_reset, cmd_restore
 from dojo.cli.check import cmd_check, cmd_test, offer_next, record_verdict
-from dojo.cli.common import Exit, UsageError, confirm, kata_arg, next_kata, number, shown
+from dojo.cli.common import Exit, UsageError, confirm, current_kata, kata_arg, next_kata, number, shown, words
 from dojo.cli.entry import KATA_HELP, build_parser, cmd_help, main, parse, subparsers, version
 from dojo.cli.progress import WELCOME, cmd_list, cmd_progress, progress_table
-from dojo.cli.show import cmd_followups, cmd_hint, cmd_show, cmd_solution, current_kata, next_hint
+from dojo.cli.show import cmd_followups, cmd_hint, cmd_show, cmd_solution, next_hint
 from dojo.cli.watch import Keys, cmd_watch, file_signature, watch_loop
 
 __all__ = [
@@ -32,5 +33,5 @@ __all__ = [
     "cmd_check", "cmd_followups", "cmd_help", "cmd_hint", "cmd_list", "cmd_progress", "cmd_reset",
     "cmd_restore", "cmd_show", "cmd_solution", "cmd_test", "cmd_watch", "confirm", "current_kata",
     "file_signature", "kata_arg", "main", "next_hint", "next_kata", "number", "offer_next", "parse",
-    "progress_table", "record_verdict", "shown", "subparsers", "version", "watch_loop",
+    "progress_table", "record_verdict", "shown", "subparsers", "version", "watch_loop", "words",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import time
 from pathlib import Path
 
@@ -97,6 +98,6 @@ def cmd_restore(env: Env, args) -> int:
 
     check_oracle_cache(env)
     verdict = judge(env, kata, path.parent)
-    record_verdict(store, kata, verdict, env)
+    record_verdict(store, kata, verdict, env, hashlib.sha256(content).hexdigest())
     env.say(f"Judged it again for your progress: {status_text(env, verdict.summary())}.")
     return Exit.OK

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from dojo import registry
-from dojo.cli.common import Exit, kata_arg, next_kata, shown
+from dojo.cli.common import Exit, UsageError, current_kata, kata_arg, next_kata, shown, words
 from dojo.cli.progress import progress_table
 from dojo.env import Env
 from dojo.render import paint, status_text, verdict_lines
-from dojo.state import Store, check_oracle_cache
+from dojo.state import Store, check_oracle_cache, content_hash
 
 
-def record_verdict(store: Store, kata: registry.Kata, verdict, env: Env) -> None:
+def record_verdict(store: Store, kata: registry.Kata, verdict, env: Env, digest: str | None) -> None:
+    """Keep ``verdict`` as the kata's progress, with ``digest``: the hash of the bytes judged
+    (``content_hash`` taken before the judge read the file). A verdict is shown only while the
+    file still has that hash (``Store.verdict_now``)."""
     entry = store.kata(kata.module)
-    entry["verdict"] = {**verdict.summary(), "at": env.now()}
+    entry["verdict"] = {**verdict.summary(), "at": env.now(), "sha256": digest}
     if verdict.ok:
         entry["solved"] = True
     store.save()
@@ -28,8 +31,9 @@ def cmd_check(env: Env, args) -> int:
     n = len(registry.KATAS)
     for i, k in enumerate(registry.KATAS, 1):
         print(f"[{i}/{n}] judging {k.module}…", end="", file=env.stdout, flush=True)
+        digest = content_hash(env.kata_file(k))
         verdict = judge(env, k, env.kata_file(k).parent)
-        record_verdict(store, k, verdict, env)
+        record_verdict(store, k, verdict, env, digest)
         all_ok &= verdict.ok
         env.say(" " + status_text(env, verdict.summary()) + f"  ({verdict.seconds:.1f} s)")
     env.say()
@@ -40,12 +44,15 @@ def cmd_check(env: Env, args) -> int:
 def cmd_test(env: Env, args) -> int:
     from dojo.runner import judge
 
-    kata = kata_arg(args.kata)
+    kata = kata_arg(args.kata) if args.kata else current_kata(Store(env))
+    if kata is None:
+        raise UsageError(words("usage.no-current-kata", command="test"))
     path = env.kata_file(kata)
     check_oracle_cache(env)
+    digest = content_hash(path)
     verdict = judge(env, kata, path.parent)
-    store = Store(env)
-    record_verdict(store, kata, verdict, env)
+    store = Store(env)  # read after the judge: a hint taken meanwhile is kept
+    record_verdict(store, kata, verdict, env, digest)
     json_to = getattr(args, "json_to", None)
     if json_to == "-":
         write_results(env, verdict, kata, json_to)

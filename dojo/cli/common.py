@@ -64,11 +64,37 @@ def shown(env: Env, path: Path) -> str:
         return str(path)
 
 
+def words(id: str, **params) -> str:
+    """A sentence of the message catalogue (``dojo/messages.py``), in the tool's language."""
+    from dojo.messages import message, text
+
+    return text(message(id, **params))
+
+
+def state_now(store: Store, kata: registry.Kata) -> str | None:
+    """The state of ``kata``'s file now (``Store.verdict_now``): None when not started."""
+    return (store.verdict_now(kata) or {}).get("state")
+
+
 def next_kata(store: Store) -> registry.Kata | None:
+    """The first kata, in the registry's order, whose file does not pass as it is now."""
     for k in registry.KATAS:
-        if (store.kata(k.module).get("verdict") or {}).get("state") != "passed":
+        if state_now(store, k) != "passed":
             return k
     return None
+
+
+def current_kata(store: Store) -> registry.Kata | None:
+    """The kata you are on: the one judged most recently, unless its file passes as it is now;
+    else the next to do (``dojo hint`` and ``dojo test`` without a kata)."""
+    judged = [(entry["verdict"].get("at") or 0, k) for k in registry.KATAS
+              if isinstance((entry := store.kata(k.module)).get("verdict"), dict)]
+    judged = [(at, k) for at, k in judged if isinstance(at, (int, float))]
+    if judged:
+        _, latest = max(judged, key=lambda pair: pair[0])
+        if state_now(store, latest) != "passed":
+            return latest
+    return next_kata(store)
 
 
 def confirm(env: Env, question: str) -> bool:

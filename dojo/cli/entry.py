@@ -9,11 +9,11 @@ import sys
 from dojo import registry
 from dojo.cli.backups import cmd_reset, cmd_restore
 from dojo.cli.check import cmd_check, cmd_test
-from dojo.cli.common import Exit, UsageError
+from dojo.cli.common import Exit, UsageError, words
 from dojo.cli.progress import cmd_list, cmd_progress
 from dojo.cli.show import cmd_followups, cmd_hint, cmd_show, cmd_solution
 from dojo.cli.watch import cmd_watch
-from dojo.env import Env
+from dojo.env import Env, other_clone, run_in
 from dojo.state import CannotWrite
 
 
@@ -30,17 +30,19 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.add_parser("list", help="the progress table").set_defaults(func=cmd_list)
     sub.add_parser("check", help="re-judge every kata and refresh the table").set_defaults(func=cmd_check)
-    for name, func, help_ in (
-        ("show", cmd_show, "the problem as a candidate gets it"),
-        ("test", cmd_test, "judge your file and print the verdict"),
-    ):
-        p = sub.add_parser(name, help=help_, description=help_[0].upper() + help_[1:] + ".")
-        p.add_argument("kata", help=KATA_HELP)
-        if name == "test":
-            p.add_argument("--json", metavar="FILE", dest="json_to",
-                           help="also write the verdict as exercism's results.json (version 3) to FILE; "
-                                "`-`: only the JSON, on standard output (docs/verdict.md)")
-        p.set_defaults(func=func)
+    p = sub.add_parser("show", help="the problem as a candidate gets it",
+                       description="The problem as a candidate gets it.")
+    p.add_argument("kata", help=KATA_HELP)
+    p.set_defaults(func=cmd_show)
+    p = sub.add_parser("test", help="judge your file and print the verdict (default: the kata you are on)",
+                       description="Judge your file and print the verdict. Without KATA: the kata you are "
+                                   "on, as for `dojo hint` (the one judged last, unless it passes; else the "
+                                   "next to do).")
+    p.add_argument("kata", nargs="?", help=KATA_HELP + " (default: the kata you are on)")
+    p.add_argument("--json", metavar="FILE", dest="json_to",
+                   help="also write the verdict as exercism's results.json (version 3) to FILE; "
+                        "`-`: only the JSON, on standard output (docs/verdict.md)")
+    p.set_defaults(func=cmd_test)
     p = sub.add_parser("hint", help="the next hint", description="The next hint, recorded in your progress.")
     p.add_argument("kata", nargs="?", help=KATA_HELP + " (default: the kata you are on)")
     p.set_defaults(func=cmd_hint)
@@ -114,7 +116,12 @@ def parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespac
     """Parse ``argv``; a flag the command does not know is refused with that command's usage."""
     args, extra = parser.parse_known_args(argv)
     if extra:
-        own = subparsers(parser).get(getattr(args, "command", None) or "", parser)
+        command = getattr(args, "command", None) or ""
+        own = subparsers(parser).get(command, parser)
+        if command == "drill" and "--resume" in extra:  # say what is meant, not only what is not known
+            own.error(words("usage.drill-resume"))
+        if not any(e.startswith("-") for e in extra) and isinstance(getattr(args, "kata", None), str):
+            own.error(words("usage.one-kata", command=command, extra=" ".join(extra)))
         own.error(f"unrecognized arguments: {' '.join(extra)}")
     return args
 
@@ -135,6 +142,10 @@ def cmd_help(env: Env, args, parser: argparse.ArgumentParser, sub) -> int:
 
 
 def main(argv: list[str] | None = None, env: Env | None = None) -> int:
+    if env is None:  # a real run: in another clone, that clone's own dojo works on its files
+        clone = other_clone()
+        if clone is not None:
+            run_in(clone, sys.argv[1:] if argv is None else argv)
     env = env or Env.from_os()
     parser = build_parser()
     try:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from dojo import registry
-from dojo.cli.common import Exit, UsageError, kata_arg, next_kata, shown
+from dojo.cli.common import Exit, UsageError, current_kata, kata_arg, next_kata, shown, words
 from dojo.env import Env
 from dojo.render import contract, docstring_of, paint, properties_of, signature_of
 from dojo.state import Store
@@ -43,18 +43,6 @@ def next_hint(env: Env, store: Store, kata: registry.Kata) -> None:
     env.say(paint(env, f"hint {used + 1} of {total}", "yellow", "bold") + f" ({kata.module}): {kata.hints[used]}")
 
 
-def current_kata(store: Store) -> registry.Kata | None:
-    """The kata you are on: the one judged most recently, unless it passed; else the next to do."""
-    judged = [(entry["verdict"].get("at") or 0, k) for k in registry.KATAS
-              if isinstance((entry := store.kata(k.module)).get("verdict"), dict)]
-    judged = [(at, k) for at, k in judged if isinstance(at, (int, float))]
-    if judged:
-        _, latest = max(judged, key=lambda pair: pair[0])
-        if store.kata(latest.module)["verdict"].get("state") != "passed":
-            return latest
-    return next_kata(store)
-
-
 def cmd_hint(env: Env, args) -> int:
     store = Store(env)
     if args.kata:
@@ -62,7 +50,7 @@ def cmd_hint(env: Env, args) -> int:
     else:
         kata = current_kata(store)
         if kata is None:
-            raise UsageError("every kata passes, so there is no current one: name one, e.g. `dojo hint 1`.")
+            raise UsageError(words("usage.no-current-kata", command="hint"))
     next_hint(env, store, kata)
     return Exit.OK
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import select
 import time
@@ -13,7 +12,7 @@ from dojo.cli.common import Exit, kata_arg, next_kata, shown
 from dojo.cli.show import next_hint
 from dojo.env import Env
 from dojo.render import paint, verdict_lines
-from dojo.state import Store
+from dojo.state import Store, content_hash
 
 
 class Keys:
@@ -57,11 +56,8 @@ class Keys:
 
 
 def file_signature(path: Path):
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return None
-    return hashlib.sha1(data).hexdigest()
+    """The hash of the file's bytes (None: no file), the one a saved verdict keeps."""
+    return content_hash(path)
 
 
 def cmd_watch(env: Env, args) -> int:
@@ -125,7 +121,7 @@ def watch_loop(env, store, judge, keys, kata, debounce: float) -> int:
             env.say(paint(env, "saved again while checking: judging the new version instead.", "cyan"))
             continue
         judged = sig
-        record_verdict(store, kata, verdict, env)
+        record_verdict(store, kata, verdict, env, sig)
         for line in verdict_lines(env, verdict, kata, shown(env, path)):
             env.say(line)
         passed = verdict.ok

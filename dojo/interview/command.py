@@ -10,7 +10,8 @@ import random
 from pathlib import Path
 
 from dojo import registry
-from dojo.cli import Keys, UsageError, kata_arg, shown
+from dojo.cli import Keys, UsageError, kata_arg, shown, words
+from dojo.cli.common import state_now
 from dojo.env import Env
 from dojo.interview import loop, state
 from dojo.interview.loop import LoopInterview
@@ -40,7 +41,7 @@ def pick(env: Env, args) -> list[registry.Kata]:
         raise UsageError("no kata has a judge yet (tests/test_<kata>.py).")
     store = Store(env)
     store.load()
-    unsolved = [k for k in pool if (store.kata(k.module).get("verdict") or {}).get("state") != "passed"]
+    unsolved = [k for k in pool if state_now(store, k) != "passed"]  # passes as the file is now
     if args.random:
         return [random.choice(unsolved or pool)]
     if unsolved:
@@ -64,6 +65,11 @@ def cmd_interview(env: Env, args) -> int:
         raise UsageError("one --at SECONDS per --answer FILE (it says when that answer is copied in).")
     if args.random and args.katas:
         raise UsageError("--random picks the kata for you; name katas or use --random, not both.")
+    if args.loop and not args.resume:  # what is wrong with the flags, before what is open
+        if args.random:
+            raise UsageError(words("usage.loop-random", first=registry.KATAS[0].module))
+        if len(args.katas) > 1:
+            raise UsageError(words("usage.loop-katas", count=len(args.katas), first=registry.KATAS[0].module))
     for answer in answers:
         if not Path(answer).is_file():
             raise UsageError(f"--answer {answer}: no such file.")
@@ -84,9 +90,6 @@ def cmd_interview(env: Env, args) -> int:
                 f"(press q there to abandon it)."
             )
         if args.loop:
-            if len(args.katas) > 1 or args.random:
-                raise UsageError("--loop starts from one kata and follows its next questions: "
-                                 "`dojo interview --loop [KATA]` (default: the first kata).")
             start = kata_arg(args.katas[0]) if args.katas else registry.KATAS[0]
             session = loop.new_session(env, start, args.minutes, bool(args.coach), not args.manual)
         else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import select
 import time
 
 import pytest
@@ -21,11 +22,13 @@ STUB = stub("softmax")
 
 
 def progress(box, **verdicts) -> None:
-    """state.json holding these verdicts: progress(box, softmax=("passed", 13, 13, at))."""
+    """state.json holding these verdicts: progress(box, softmax=("passed", 13, 13, at)), each
+    about a file of one's own written into katas/ (a verdict counts only for the file it judged)."""
     katas = {}
     for module, (state, passed, total, at) in verdicts.items():
         katas[module] = {"verdict": {"state": state, "passed": passed, "total": total,
-                                     "first_failure": None if state == "passed" else "a property", "at": at},
+                                     "first_failure": None if state == "passed" else "a property", "at": at,
+                                     "sha256": box.worked_on(module, state)},
                          "hints_used": 0, "solved": state == "passed", "gave_up": False, "revealed": False}
     box.state.mkdir(exist_ok=True)
     (box.state / "state.json").write_text(json.dumps({"version": 1, "welcomed": True, "katas": katas}))
@@ -83,6 +86,112 @@ def test_hint_without_a_kata_means_the_kata_you_are_on(sandbox):
     progress(sandbox, **{k.module: ("passed", 5, 5, 1.8e9) for k in registry.KATAS})
     r = sandbox.run("hint")
     assert r.code == 2 and "every kata passes" in r.err
+
+
+def test_test_without_a_kata_judges_the_kata_you_are_on_as_hint_does(sandbox, wrong):
+    r = sandbox.run("test")
+    assert r.code == 1 and r.out.startswith("softmax — "), r.out + r.err  # nothing judged yet: the first kata
+    assert "not started: softmax() still raises NotImplementedError" in r.out
+    sandbox.write_kata("masked_attention", wrong("masked_attention", "inverted_mask"))
+    sandbox.set_clock(60)
+    assert sandbox.run("test", "masked_attention").code == 1
+    r = sandbox.run("test")  # the kata judged most recently, while it does not pass
+    assert r.code == 1 and r.out.startswith("masked_attention — "), r.out + r.err
+    assert "(masked_attention)" in sandbox.run("hint").out  # the same kata hint picks
+    progress(sandbox, **{k.module: ("passed", 5, 5, 1.8e9) for k in registry.KATAS})
+    r = sandbox.run("test")
+    assert r.code == 2 and "every kata passes, so there is no current one" in r.err and "`dojo test 1`" in r.err
+    assert r.out == ""
+    help_ = sandbox.run("help", "test").out
+    assert help_.startswith("usage: dojo test [-h] [--json FILE] [kata]") and "the kata you are on" in help_
+
+
+OPEN_INTERVIEW = {"version": 1, "index": 0, "coach": False, "watch": True, "current": None,
+                  "queue": [{"kata": "softmax", "limit_s": 600.0}]}
+
+
+def test_flag_combinations_that_cannot_be_are_told_so_before_anything_else(sandbox):
+    sandbox.state.mkdir()
+    (sandbox.state / "interview.json").write_text(json.dumps(OPEN_INTERVIEW))
+    assert "is still open" in sandbox.run("interview", "rope").err  # an interview really is open
+    r = sandbox.run("interview", "--loop", "--random")
+    assert r.code == 2 and r.err.startswith("dojo: --loop and --random do not go together: a loop is one kata"), r.err
+    assert "`dojo interview --loop [KATA]`, default: softmax" in r.err and "still open" not in r.err
+    r = sandbox.run("interview", "--loop", "softmax", "rope")
+    assert r.code == 2 and r.err.startswith("dojo: --loop starts from one kata, not 2: "), r.err
+    assert "leave out --loop" in r.err
+    r = sandbox.run("drill", "--resume")
+    assert r.code == 2 and "`dojo drill` has no --resume" in r.err and "`dojo interview --resume`" in r.err
+    for command in ("test", "show", "hint", "drill", "compare"):
+        r = sandbox.run(command, "softmax", "rope")
+        assert r.code == 2 and f"`dojo {command}` takes one kata at a time (also given: rope)" in r.err, r.err
+    assert (sandbox.state / "interview.json").read_text() == json.dumps(OPEN_INTERVIEW)  # nothing was touched
+
+
+def read_until(proc, pattern: str, seen: list[str], timeout: float = 90) -> None:
+    """Read ``proc``'s output until ``pattern`` appears in it, with a deadline."""
+    deadline = time.monotonic() + timeout
+    while not re.search(pattern, "".join(seen)):
+        left = deadline - time.monotonic()
+        assert left > 0, f"no {pattern!r} within {timeout} s:\n{''.join(seen)}"
+        ready, _, _ = select.select([proc.stdout], [], [], min(left, 0.2))
+        if ready:
+            chunk = os.read(proc.stdout.fileno(), 4096).decode(errors="replace")
+            assert chunk or proc.poll() is None, f"ended before {pattern!r}:\n{''.join(seen)}"
+            seen.append(chunk)
+
+
+def close_an_interview(box, at: float, *args: str) -> None:
+    """Start ``dojo interview ARGS`` at clock time ``at``, let its clock run to 2:00, then kill
+    it (the terminal is gone)."""
+    box.set_clock(at)
+    proc = box.popen("interview", *args)
+    try:
+        seen = []
+        read_until(proc, r"⏱ (stage \d+ of \d+ · )?0:00 used", seen)
+        box.set_clock(at + 120)
+        read_until(proc, r"⏱ (stage \d+ of \d+ · )?2:00 used", seen)  # saved before it is shown
+    finally:
+        proc.kill()
+        proc.wait()
+        proc.stdout.close()
+        proc.stdin.close()
+    assert (box.state / "interview.json").exists()
+
+
+def test_bare_dojo_mentions_an_open_interview_between_two_problems(sandbox):
+    sandbox.state.mkdir()
+    (sandbox.state / "interview.json").write_text(json.dumps(OPEN_INTERVIEW))
+    r = sandbox.run()
+    assert r.code == 0 and r.err == "", r.err
+    assert ("An interview is still open: softmax. Continue it with `dojo interview --resume` "
+            "(press q there to abandon it).") in r.out
+    (sandbox.state / "interview.json").unlink()
+    assert "still open" not in sandbox.run().out
+
+
+@pytest.mark.contributors  # live: the contributors' suite
+def test_bare_dojo_says_an_interview_is_open_which_and_how_to_go_on(sandbox):
+    close_an_interview(sandbox, 0, "masked_attention")
+    sandbox.set_clock(300)  # three minutes later: the interview's clock ran on while it was closed
+    r = sandbox.run()
+    assert r.code == 0 and r.err == "", r.err
+    assert ("An interview is still open: masked_attention. Its clock ran on while it was closed: 15:00 left. "
+            "Continue it with `dojo interview --resume` (press q there to abandon it).") in r.out, r.out
+    sandbox.set_clock(1300)  # past its 20 minutes
+    r = sandbox.run()
+    assert ("An interview is still open: masked_attention. Its time ran out while it was closed: "
+            "`dojo interview --resume` ends it and gives the report.") in r.out, r.out
+    r = sandbox.run("interview", "--resume")  # what it said is what happens
+    assert "Time is up" in r.out and "Interview over: masked_attention" in r.out, r.out + r.err
+    assert not (sandbox.state / "interview.json").exists()
+    assert "still open" not in sandbox.run().out
+
+    close_an_interview(sandbox, 2000, "--loop")
+    sandbox.set_clock(2300)
+    r = sandbox.run()
+    assert ("An interview is still open: softmax (stage 1 of 5 of an interview loop). Its clock ran on while "
+            "it was closed: 40:00 left.") in r.out, r.out
 
 
 # -- wording --------------------------------------------------------------------------------------

@@ -252,7 +252,8 @@ def test_followups_without_a_kata_follows_progress_and_asks_for_one_when_all_pas
 
     def passed(modules):
         sandbox.state.mkdir(exist_ok=True)
-        katas = {m: {"verdict": {"state": "passed", "passed": 1, "total": 1, "at": 0.0},
+        katas = {m: {"verdict": {"state": "passed", "passed": 1, "total": 1, "at": 0.0,
+                                 "sha256": sandbox.worked_on(m, "passed")},
                      "hints_used": 0, "solved": True, "gave_up": False, "revealed": False}
                  for m in modules}
         (sandbox.state / "state.json").write_text(json.dumps({"version": 1, "welcomed": True, "katas": katas}))

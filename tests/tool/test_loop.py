@@ -188,7 +188,7 @@ def test_a_loop_closed_in_stage_two_resumes_there_and_the_closed_time_counts(
 
 @pytest.mark.parametrize("args,words", [
     (("--loop", "softmax", "rope"), "--loop starts from one kata"),
-    (("--loop", "--random"), "--loop starts from one kata"),
+    (("--loop", "--random"), "--loop and --random do not go together"),
     (("--loop", "--answer", "solutions/softmax.py", "--at", "1", "--at", "2"), "one --at SECONDS per --answer"),
 ])
 def test_bad_loop_arguments_are_usage_errors(sandbox, args, words):
