@@ -57,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pick", type=int, metavar="N", help="restore backup number N of --list")
     p.set_defaults(func=cmd_restore)
     p = sub.add_parser("watch", help="re-judge on every save (keys: h hint, q quit)")
-    p.add_argument("kata", nargs="?", help=KATA_HELP + " (default: the next one to do)")
+    p.add_argument("kata", nargs="?", help=KATA_HELP + " (default: the kata you are on, as for `dojo hint`)")
     p.add_argument("--debounce", type=float, default=0.05, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_watch)
     p = sub.add_parser("reset", help="put the stub back (your file is backed up first)")

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from dojo.cli.check import offer_next, record_verdict
-from dojo.cli.common import Exit, kata_arg, next_kata, shown
+from dojo.cli.common import Exit, current_kata, kata_arg, shown
 from dojo.cli.show import next_hint
 from dojo.env import Env
 from dojo.render import paint, verdict_lines
@@ -65,7 +65,7 @@ def cmd_watch(env: Env, args) -> int:
 
     store = Store(env)
     store.load()
-    kata = kata_arg(args.kata) if args.kata else next_kata(store)
+    kata = kata_arg(args.kata) if args.kata else current_kata(store)
     if kata is None:
         env.say("Every kata passes already. Name one to keep practising: dojo watch KATA")
         return Exit.OK

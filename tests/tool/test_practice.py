@@ -382,3 +382,21 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return stat[0] != "Z"
+
+
+def test_watch_without_a_kata_watches_the_one_you_are_on(sandbox, wrong):
+    """As `dojo test` and `dojo hint` without a kata: the one judged last (it fails), not the
+    first kata of the registry that does not pass (softmax, not started here)."""
+    sandbox.write_kata("masked_attention", wrong("masked_attention", "inverted_mask"))
+    assert sandbox.run("test", "masked_attention").code == 1
+    proc = sandbox.popen("watch")
+    out: list[str] = []
+    try:
+        text = _read_until(proc.stdout, "First failure", 60, out)
+        assert "Watching katas/masked_attention.py" in text
+        assert "katas/softmax.py" not in text
+        proc.stdin.write("q")
+        proc.stdin.flush()
+        assert proc.wait(timeout=20) == 0
+    finally:
+        proc.kill()
