@@ -80,6 +80,10 @@ ENGLISH: dict[str, str] = {
     # -- a kata file that cannot be judged at all ------------------------------------------------
     "kata.not-started": ("not implemented yet. Write {function}() in {file} (the docstring is the contract), "
                          "then run this again."),
+    "kata.numpy-only": ("{file} imports {module} at line {line}; a kata may import NumPy and nothing like it "
+                        "({forbidden} … are not allowed)."),
+    "kata.numpy-only.no-line": ("{file} imports {module}; a kata may import NumPy and nothing like it "
+                                "({forbidden} … are not allowed)."),
     "kata.malformed-load": "{file} could not be judged: the process running it sent a malformed answer while loading it",
     "kata.judge-stopped": ("stopped after {seconds} s while running {property}: the whole-run deadline of a "
                            "kata. The judge itself did not finish (not your fault: every call into your code "
