@@ -70,6 +70,9 @@ class Loop:
     limit_s: float
     stages: list = field(default_factory=list)  #: the records of the stages that ended
     elapsed_s: float = 0.0  #: the clock when the last stage ended
+    #: what the judge checked in each stage's graded copy, by stage number ("1", "2" …): the
+    #: verdict summary's ``properties`` ([id, passed, category]), for the report at the end
+    checked: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -156,7 +159,15 @@ def _loop(data) -> Loop:
         raise ValueError("a stage of the loop is not a record")
     return Loop(id=str(data["id"]), started_at=seconds(data.get("started_at", 0.0), "started_at"),
                 limit_s=seconds(data["limit_s"], "the loop's time limit", positive=True),
-                stages=list(data.get("stages", [])), elapsed_s=seconds(data.get("elapsed_s", 0.0), "elapsed_s"))
+                stages=list(data.get("stages", [])), elapsed_s=seconds(data.get("elapsed_s", 0.0), "elapsed_s"),
+                checked=_checked(data.get("checked")))
+
+
+def _checked(value) -> dict:
+    """A loop's ``checked``: only what reads as stage number → list (the report skips the rest)."""
+    if not isinstance(value, dict):
+        return {}
+    return {k: v for k, v in value.items() if isinstance(k, str) and isinstance(v, list)}
 
 
 def from_json(env: Env, data) -> Session:
