@@ -84,6 +84,9 @@ class Session:
     watch: bool = True
     loop: Loop | None = None
     version: int = SESSION_VERSION
+    #: the records of the problems that ended (not a loop's: its stages are in ``loop``), for
+    #: the summary of a several-problem interview
+    done: list = field(default_factory=list)
 
     @property
     def entry(self) -> Entry:
@@ -186,8 +189,11 @@ def from_json(env: Env, data) -> Session:
         if current is not None and current.kata != entries[index].kata:
             raise ValueError("the running problem is not the one its queue is at")
         loop = None if data.get("loop") is None else _loop(data["loop"])
+        done = data.get("done", [])
+        if not isinstance(done, list) or not all(isinstance(r, dict) and "kata" in r for r in done):
+            raise ValueError("done is not a list of records")
         return Session(queue=entries, index=index, current=current, coach=bool(data.get("coach", False)),
-                       watch=bool(data.get("watch", True)), loop=loop)
+                       watch=bool(data.get("watch", True)), loop=loop, done=done)
     except (KeyError, TypeError, AttributeError) as e:
         raise ValueError(f"missing or odd field {e}") from None
 
