@@ -317,7 +317,7 @@ def _check_kata_file(config, kata, first_item):
     try:
         check_source(path)
     except KataProblem as e:
-        return said("text", text=str(e)), e.state
+        return e.said or said("text", text=str(e)), e.state
     fn = RemoteFunction(path, kata.function, Limits(cpu=config.getoption("--kata-timeout")),
                         cpu_budget=CPU_PER_EXAMPLE * settings.default.max_examples,
                         on_output=functools.partial(_candidate_printed, config))

@@ -49,8 +49,9 @@ def survey(path: Path) -> tuple[float, int]:
 
 
 def size_text(n: int) -> str:
-    for unit in ("bytes", "KB", "MB", "GB"):
-        if n < 1024 or unit == "GB":
+    """A size in powers of 1024, named as such (KiB, MiB, GiB)."""
+    for unit in ("bytes", "KiB", "MiB", "GiB"):
+        if n < 1024 or unit == "GiB":
             return f"{n} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
         n /= 1024
     return f"{n} bytes"

@@ -26,10 +26,12 @@ class KataProblem(Exception):
 
     state = "error"
 
-    def __init__(self, message: str, path: Path | None = None, line: int | None = None):
+    def __init__(self, message: str, path: Path | None = None, line: int | None = None, said: dict | None = None):
         super().__init__(message)
         self.path = path
         self.line = line
+        #: the same as a message of the catalogue (``dojo.messages``), when it has one
+        self.said = said
 
 
 class KataImportError(KataProblem):
@@ -104,13 +106,21 @@ def check_source(path: Path) -> None:
             f"{path.name} has a syntax error at {where}: {e.msg}{text}", path, e.lineno
         ) from None
     if bad:
+        from dojo.messages import text
+
         line, name = bad[0]
-        raise NumpyOnlyError(
-            f"NumPy only: {path.name} imports {name} at line {line}. "
-            f"The katas are written with NumPy alone ({', '.join(FORBIDDEN[:5])} … are not allowed).",
-            path,
-            line,
-        )
+        said = numpy_only_message(path.name, name, line)
+        raise NumpyOnlyError(text(said), path, line, said)
+
+
+def numpy_only_message(file: str, module: str, line: int | None) -> dict:
+    """What breaking the NumPy-only rule says (the rule itself is the verdict's label)."""
+    from dojo.messages import message
+
+    forbidden = ", ".join(FORBIDDEN[:5])
+    if line is None:
+        return message("kata.numpy-only.no-line", file=file, module=module, forbidden=forbidden)
+    return message("kata.numpy-only", file=file, module=module, line=line, forbidden=forbidden)
 
 
 def load_kata(path: Path, function: str):

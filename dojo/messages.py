@@ -24,10 +24,13 @@ ENGLISH: dict[str, str] = {
     "result.shape": "{what} should have shape {want}, got {got}",
     "result.dtype": "{what} should be float64 (the contract computes in float64), got {got}",
     "result.not-pair": "{function}() should return a tuple (out, weights), got {type}",
+    "result.not-tuple": "{function}() should return a tuple ({names}), got {type}",
+    "result.shape.explained": "{shape}\n  {note_text}\n  {dims_text}",
     "values.wrong": "{what} is wrong.{why_text}\n{detail}\n  expected: {expected}\n  got:      {got}",
     "values.wrong-shape": "{what} is wrong.{why_text}\n  expected: {expected}\n  got:      {got}",
     "values.nan-at": "  your result contains NaN, first at {index}; expected {want} there",
     "values.first-difference": "  first differing entry {index}: expected {want}, got {got}  (largest difference {largest})",
+    "values.not-finite.explained": "{what}{index} is {value}{explanation_text}",
     "values.not-finite": ("{what}{index} is {value} although the input is valid and every score that "
                           "takes part in the softmax is finite.\n  {what}: {array}"),
     "input.modified": ("your {function}() modified its input `{key}` in place.\n"
@@ -80,6 +83,10 @@ ENGLISH: dict[str, str] = {
     # -- a kata file that cannot be judged at all ------------------------------------------------
     "kata.not-started": ("not implemented yet. Write {function}() in {file} (the docstring is the contract), "
                          "then run this again."),
+    "kata.numpy-only": ("{file} imports {module} at line {line}; a kata may import NumPy and nothing like it "
+                        "({forbidden} … are not allowed)."),
+    "kata.numpy-only.no-line": ("{file} imports {module}; a kata may import NumPy and nothing like it "
+                                "({forbidden} … are not allowed)."),
     "kata.malformed-load": "{file} could not be judged: the process running it sent a malformed answer while loading it",
     "kata.judge-stopped": ("stopped after {seconds} s while running {property}: the whole-run deadline of a "
                            "kata. The judge itself did not finish (not your fault: every call into your code "
@@ -92,6 +99,49 @@ ENGLISH: dict[str, str] = {
     "first-failure.incomplete": "stopped early",
     "first-failure.error": "judge error",
     "first-failure.failing": "failing",
+    # -- why a property failed, when its title does not say it (dojo.verdict.failure_category) ---
+    # Categories only: the interview report shows them, and they must give no pitfall away.
+    "category.raised-on-valid": "raised {type} on a valid input",
+    "category.raised": "raised {type}",
+    "category.exit": "called sys.exit()",
+    "category.died": "its process ended",
+    "category.broken": "could not be judged",
+    "category.timed-out": "timed out",
+    "category.too-slow": "too slow: over the judge's CPU budget",
+    "category.not-run.hung": "not run: an earlier property timed out",
+    "category.not-run": "not run: the judge stopped before it",
+    "category.skipped": "not run",
+    "category.judge-stopped": "not finished: the judge ran out of time (not your fault)",
+    "category.not-array": "did not return an array",
+    "category.not-pair": "did not return the pair (out, weights)",
+    "category.not-tuple": "did not return the tuple ({names})",
+    "category.shape": "returned the wrong shape",
+    "category.dtype": "returned the wrong dtype",
+    "category.not-finite": "returned NaN/inf",
+    "category.modified-input": "wrote into an input",
+    "category.flaky": "gave different results for the same input",
+    "category.judge-error": "the judge itself failed (not your fault)",
+    "category.error": "stopped with an error",
+    "category.because": "{title_text} — {category}",
+    # -- the interview and loop reports -----------------------------------------------------------
+    "report.checked.last-run": "What the judge checked (at the last judge run):",
+    "loop.checked": "What the judge checked, stage by stage (the graded copies):",
+    "loop.checked-stage": "  Stage {stage}: {kata} — {result}",
+    "loop.checked-stage.last-run": "  Stage {stage}: {kata} — {result} (at the last judge run)",
+    "report.no-attempt": "no attempt",
+    "interview.keys.asking": "y yes · any other key no",
+    "interview.output-closed": ("dojo interview: its output was closed (the program reading it ended), "
+                                "which is taken as a hang-up."),
+    "summary.heading": "The interview, all {count} problems:",
+    "summary.column.problem": "problem",
+    "summary.column.kata": "kata",
+    "summary.column.result": "result",
+    "summary.column.time": "time",
+    "summary.column.properties": "properties",
+    "summary.column.score": "score",
+    "summary.not-started": "not started",
+    "summary.total": "total",
+    "summary.passed": "{passed} of {count} passed",
     # -- the verdict as a whole ------------------------------------------------------------------
     "verdict.incomplete": ("the judge stopped after {ran} of {owed} properties (last: {last}), so nothing is "
                            "counted as passed."),

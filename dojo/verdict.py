@@ -75,9 +75,77 @@ class Verdict:
             "total": self.total,
             "first_failure": first,
             "diagnosis": {"id": self.diagnosis} if self.diagnosis else None,
-            # every property, for the interview report: [id, passed?]
-            "properties": [[r["id"], r["status"] == "pass"] for r in self.records if not r.get("file_level")],
+            # every property, for the interview report: [id, passed?, category (failure_category)]
+            "properties": [[r["id"], r["status"] == "pass", failure_category(r)]
+                           for r in self.records if not r.get("file_level")],
         }
+
+
+#: Messages that say what a property's own title claims went wrong: values that are not
+#: torch's (or a related call's), a ValueError that did not come, the property's own words.
+OWN_REASONS = ("values.wrong", "expect.value-error.returned", "expect.value-error.raised",
+               "expect.value-error.escaped", "text")
+#: The category of a failure whose message is not one of OWN_REASONS, by message id.
+CATEGORIES = {
+    "candidate.raised-on-valid": "category.raised-on-valid",
+    "candidate.raised": "category.raised",
+    "candidate.stopped-judge": "category.raised",
+    "candidate.exit": "category.exit",
+    "candidate.died": "category.died",
+    "candidate.broken": "category.broken",
+    "candidate.timed-out": "category.timed-out",
+    "candidate.too-slow": "category.too-slow",
+    "candidate.too-slow.skipped": "category.too-slow",
+    "candidate.hung-before": "category.not-run.hung",
+    "kata.judge-stopped": "category.judge-stopped",
+    "result.not-array": "category.not-array",
+    "result.not-pair": "category.not-pair",
+    "result.not-tuple": "category.not-tuple",
+    "result.shape.explained": "category.shape",
+    "result.shape": "category.shape",
+    "values.wrong-shape": "category.shape",
+    "result.dtype": "category.dtype",
+    "values.not-finite": "category.not-finite",
+    "values.not-finite.explained": "category.not-finite",
+    "input.modified": "category.modified-input",
+    "candidate.flaky": "category.flaky",
+}
+#: What a failure whose message says nothing more is, by status.
+STATUS_CATEGORIES = {"timeout": "category.timed-out", "skipped": "category.skipped",
+                     "incomplete": "category.not-run", "error": "category.error"}
+
+
+def failure_category(record: dict) -> dict | None:
+    """Why a property failed, as a category message, when its title may not say it; None when it
+    passed or failed for the reason its title states (wrong values, no ValueError, its own words).
+
+    A property's title states one claim ("x is left exactly as it was"), but any failure of the
+    candidate's code fails it: raising on a valid input, a wrong shape, a hang. The category
+    names which ("raised ValueError on a valid input", "returned the wrong shape", "timed out")
+    from the record's data (status, message id and parameters), never from its text, and holds
+    no expected value: the interview report shows it."""
+    from dojo.messages import is_message, message
+
+    status = record.get("status")
+    if status == "pass":
+        return None
+    said = record.get("message")
+    mid = said["id"] if is_message(said) else None
+    params = (said.get("params") or {}) if mid else {}
+    if status == "error" and mid == "text":  # the judge's own fault (conftest: error-in-judge)
+        return message("category.judge-error")
+    if mid in CATEGORIES:
+        key = CATEGORIES[mid]
+        if key in ("category.raised-on-valid", "category.raised"):
+            kind = params.get("type")
+            return message(key, type=kind) if isinstance(kind, str) and kind else message("category.error")
+        if key == "category.not-tuple":  # the names of what it returns: the contract's, no pitfall
+            names = params.get("names")
+            return message(key, names=names) if isinstance(names, str) else message("category.error")
+        return message(key)
+    if status == "fail":  # its own reason (OWN_REASONS), or one this tool does not know: the title stands
+        return None
+    return message(STATUS_CATEGORIES.get(status, "category.error"))
 
 
 def status_of(state: str) -> str:

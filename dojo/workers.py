@@ -134,8 +134,10 @@ class Worker:
         info = reply.info if reply.status == "returned" else {}
         state, message = info.get("state"), info.get("message")
         if reply.status != "returned":
+            # a hang's account already names what hung ("importing x.py was still computing …")
+            how = reply.how if reply.status == "hung" else f"importing {self.path.name}: {reply.how}"
             self.problem = {"status": "cannot-load", "state": "timed-out" if reply.status == "hung" else "cannot-import",
-                            "message": f"importing {self.path.name}: {reply.how}", "line": None}
+                            "message": how, "line": None}
         elif info.get("status") != "cannot-load" or state not in ("cannot-import", "numpy-only") \
                 or not isinstance(message, str):  # the candidate's code can forge what its process sends
             self.problem = {"status": "cannot-load", "state": "cannot-import", "line": None, "message": (

@@ -59,7 +59,7 @@ def main(address: str, token: str, lifeline: int) -> None:
     from dojo import sandbox
 
     for name in ("math", "itertools", "functools", "collections", "typing", "dataclasses", "warnings",
-                 "tempfile", "linecache", "importlib.util", "dojo.wire", "dojo.loader"):
+                 "tempfile", "linecache", "importlib.util", "dojo.wire", "dojo.loader", "dojo.messages"):
         __import__(name)
     zygote_child.prepare()  # once, before any fork: what every worker may read
     sandbox.become_subreaper()

@@ -4,7 +4,7 @@
 judge's pipe, limits its resources and applies the sandbox (``dojo.sandbox``: Landlock, seccomp),
 then ``serve`` imports the kata file and answers calls in ``dojo.wire`` envelopes until the judge
 hangs up. Once the sandbox applies, a worker may read only the standard library, NumPy and its
-kata file: every module it uses after that (``dojo.wire``, ``dojo.loader`` and this one) is
+kata file: every module it uses after that (``dojo.wire``, ``dojo.loader``, ``dojo.messages`` and this one) is
 imported by the zygote before it forks (``zygote.main``), and ``prepare`` works out, once in the
 zygote, what a worker may read.
 """
@@ -135,12 +135,16 @@ def _readable_base() -> list[str]:
 class _Refuse:
     """An import hook: the NumPy-only rule, with the message a candidate understands."""
 
+    #: the first forbidden module refused, for the account of a file that cannot be loaded
+    refused: str | None = None
+
     @staticmethod
     def find_spec(name, path=None, target=None):
         from dojo.loader import FORBIDDEN
 
         top = name.split(".")[0]
         if top in FORBIDDEN:
+            _Refuse.refused = _Refuse.refused or name
             raise ImportError(
                 f"NumPy only: your code imports {name}. The katas are written with NumPy alone "
                 f"({', '.join(FORBIDDEN[:5])} … are not allowed)."
@@ -178,7 +182,8 @@ def serve(channel: socket.socket, path: Path, function: str, status: dict) -> No
     import importlib.util
 
     from dojo import wire
-    from dojo.loader import module_name_for
+    from dojo.loader import module_name_for, numpy_only_message
+    from dojo.messages import text as said_text
 
     # What the sandbox holds is said before any of the candidate's code runs, so it cannot be
     # forged by that code.
@@ -200,6 +205,8 @@ def serve(channel: socket.socket, path: Path, function: str, status: dict) -> No
         where = f" at line {info['line']}: {info['source']}" if info["line"] else ""
         what = info["message"] if numpy_only else f"{info['type']}: {info['message']}"
         message = f"{path.name}{where}: {what}" if numpy_only else f"{path.name} cannot be imported: {what}{where}"
+        if numpy_only and _Refuse.refused:  # the rule is the verdict's label: the account says what broke it
+            message = said_text(numpy_only_message(path.name, _Refuse.refused, info["line"]))
         _flush()
         wire.send(channel, {"status": "cannot-load", "state": "numpy-only" if numpy_only else "cannot-import",
                             "message": message, "line": info["line"]})

@@ -34,7 +34,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = ROOT / "tests" / "answers"
 FORMAT = "dojo-answers-1"
-#: The local cache keeps at most this many answers per oracle (newest first): about 1-4 MB.
+#: The local cache keeps at most this many answers per oracle (newest first): about 1-4 MiB.
 LOCAL_LIMIT = 6000
 #: A local cache file larger than this is not loaded (it is rewritten with the run's answers).
 LOCAL_BYTES = 16 * 2**20
@@ -86,8 +86,8 @@ def read(path: Path, source: str, secret: bytes | None = None, max_bytes: int | 
         if size > max_bytes:
             if str(path) not in _warned:
                 _warned.add(str(path))
-                print(f"dojo: the oracle cache {path} is {size / 2**20:.0f} MB, more than the "
-                      f"{max_bytes / 2**20:.0f} MB it may hold: not loaded (rewritten with this "
+                print(f"dojo: the oracle cache {path} is {size / 2**20:.0f} MiB, more than the "
+                      f"{max_bytes / 2**20:.0f} MiB it may hold: not loaded (rewritten with this "
                       f"run's answers)", file=sys.stderr)
             return {}
     try:

@@ -19,6 +19,7 @@ overflow that only a blocked score or an exactly-zero gradient would see, and me
 import numpy as np
 
 from dojo import wire
+from dojo.messages import message
 from hypothesis import example, strategies as st
 
 from tests import oracle
@@ -155,7 +156,8 @@ def run(kata, case):
     """Call the candidate on a valid input: a tuple (dq, dk, dv), float64, of the shapes of q, k, v, finite."""
     result = kata(**case)
     if not isinstance(result, tuple) or len(result) != 3:
-        raise KataMismatch(f"{FUNCTION}() should return a tuple (dq, dk, dv), got {wire.type_name(result)}")
+        raise KataMismatch(message("result.not-tuple", function=FUNCTION, names="dq, dk, dv",
+                                   type=wire.type_name(result)))
     grads = [
         check_array(g, name, np.shape(case[name[1:]])) for g, name in zip(result, GRADS)
     ]
@@ -163,11 +165,11 @@ def run(kata, case):
         bad = np.argwhere(~np.isfinite(g))
         if bad.size:
             index = tuple(int(i) for i in bad[0])
-            raise KataMismatch(
-                f"{name}{list(index)} is {g[index]} although the input is valid and every "
-                f"gradient is finite.\n  NaN usually comes from exp() overflowing in the "
-                f"recomputed softmax (subtract the row max) or from inf - inf.\n  {name}: {show(g)}"
-            )
+            raise KataMismatch(message(
+                "values.not-finite.explained", what=name, index=str(list(index)), value=str(g[index]),
+                explanation_text=(" although the input is valid and every gradient is finite.\n  NaN usually "
+                                  "comes from exp() overflowing in the recomputed softmax (subtract the row max) "
+                                  f"or from inf - inf.\n  {name}: {show(g)}")))
     return grads
 
 

@@ -15,6 +15,7 @@ never tested: an overflow that only a blocked score would see, and the wording o
 import numpy as np
 
 from dojo import wire
+from dojo.messages import message
 from hypothesis import example, strategies as st
 
 from tests import oracle
@@ -165,19 +166,18 @@ def run(kata, case):
     result = kata(**fresh(case))
     B, n, E = np.shape(case["x"])
     if not isinstance(result, tuple) or len(result) != 2:
-        raise KataMismatch(f"{FUNCTION}() should return a tuple (out, weights), got {wire.type_name(result)}")
+        raise KataMismatch(message("result.not-pair", function=FUNCTION, type=wire.type_name(result)))
     out = check_array(result[0], "out", (B, n, E))
     weights = check_array(result[1], "weights (per head, not averaged)", (B, case["num_heads"], n, n))
     for what, a in (("weights", weights), ("out", out)):
         bad = np.argwhere(~np.isfinite(a))
         if bad.size:
             index = tuple(int(i) for i in bad[0])
-            raise KataMismatch(
-                f"{what}{list(index)} is {a[index]}, but NaN or inf is never a right answer here.\n"
-                f"  A query with no allowed key (all padding, or left padding with causal) gets "
-                f"all-zero weights and out row = out_proj_bias, not the 0/0 of a softmax over "
-                f"nothing {about(case)}."
-            )
+            raise KataMismatch(message(
+                "values.not-finite.explained", what=what, index=str(list(index)), value=str(a[index]),
+                explanation_text=(", but NaN or inf is never a right answer here.\n  A query with no allowed "
+                                  "key (all padding, or left padding with causal) gets all-zero weights and "
+                                  f"out row = out_proj_bias, not the 0/0 of a softmax over nothing {about(case)}.")))
     return out, weights
 
 

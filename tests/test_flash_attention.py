@@ -19,6 +19,7 @@ sum overflows, and the wording of messages.
 import numpy as np
 
 from dojo import wire
+from dojo.messages import message
 from hypothesis import example, strategies as st
 
 from dojo.loader import time_limit
@@ -59,7 +60,8 @@ def run(kata, q, k, v, block_size, causal):
     float64 and finite."""
     result = kata(q=q, k=k, v=v, block_size=block_size, causal=causal)
     if not isinstance(result, tuple) or len(result) != 2:
-        raise KataMismatch(f"{FUNCTION}() should return a tuple (out, lse), got {wire.type_name(result)}")
+        raise KataMismatch(message("result.not-tuple", function=FUNCTION, names="out, lse",
+                                   type=wire.type_name(result)))
     n, d_v = np.shape(q)[0], np.shape(v)[1]
     out = check_array(result[0], "out", (n, d_v))
     lse = check_array(result[1], "lse", (n,))
@@ -67,12 +69,12 @@ def run(kata, q, k, v, block_size, causal):
         bad = np.argwhere(~np.isfinite(a))
         if bad.size:
             index = tuple(int(i) for i in bad[0])
-            raise KataMismatch(
-                f"{what}{list(index)} is {a[index]} although the input is valid and every score "
-                f"that takes part in the softmax is finite.\n  NaN usually means exp() overflowed "
-                f"(keep a running max per query and subtract it) or a sum was 0/0 (a running max "
-                f"that starts at 0 instead of -inf underflows scores far below 0)."
-            )
+            raise KataMismatch(message(
+                "values.not-finite.explained", what=what, index=str(list(index)), value=str(a[index]),
+                explanation_text=(" although the input is valid and every score that takes part in the softmax "
+                                  "is finite.\n  NaN usually means exp() overflowed (keep a running max per "
+                                  "query and subtract it) or a sum was 0/0 (a running max that starts at 0 "
+                                  "instead of -inf underflows scores far below 0).")))
     return out, lse
 
 

@@ -17,6 +17,7 @@ matmul further on (which would hide it).
 import numpy as np
 from hypothesis import example, strategies as st
 
+from dojo.messages import message
 from tests import oracle
 from tests import strategies as S
 from tests.contract import Contract, fresh, rejects_each_call
@@ -184,11 +185,11 @@ def run(kata, case):
     try:
         return check_pair(result, FUNCTION, (n, d_out), (h, n, n))
     except KataMismatch as e:
-        if str(e).startswith("weights should have shape"):
-            raise KataMismatch(
-                f"{e}\n  weights is (num_heads, n, n): one table per QUERY head, even when query heads "
-                f"share a kv head.\n  {dims_of(case)}"
-            ) from None
+        if e.message["id"] == "result.shape" and e.message["params"]["what"] == "weights":
+            raise KataMismatch(message(
+                "result.shape.explained", shape=e.message, dims_text=dims_of(case),
+                note_text="weights is (num_heads, n, n): one table per QUERY head, even when query heads "
+                          "share a kv head.")) from None
         raise
 
 

@@ -16,6 +16,7 @@ import itertools
 import numpy as np
 from hypothesis import assume, example, strategies as st
 
+from dojo.messages import message
 from tests import oracle
 from tests import strategies as S
 from tests.contract import Contract, fresh, rejects_each_call
@@ -233,13 +234,14 @@ def run(kata, case):
     try:
         return check_pair(result, "multihead_attention", (n, d_out), (h, n, n))
     except KataMismatch as e:
-        if str(e).startswith("out should have shape"):
-            hint = "out is (n, d_out): the heads concatenated to (n, num_heads * d_v), then times w_o."
-        elif str(e).startswith("weights should have shape"):
-            hint = "weights is (num_heads, n, n): one (n, n) attention table per head, heads first, not averaged."
-        else:  # not a pair: check_pair's message says it all
+        if e.message["id"] != "result.shape":  # not a pair, or a dtype: check_pair's message says it all
             raise
-        raise KataMismatch(f"{e}\n  {hint}\n  {dims_of(case)}") from None
+        if e.message["params"]["what"] == "out":
+            note = "out is (n, d_out): the heads concatenated to (n, num_heads * d_v), then times w_o."
+        else:
+            note = "weights is (num_heads, n, n): one (n, n) attention table per head, heads first, not averaged."
+        raise KataMismatch(message("result.shape.explained", shape=e.message, note_text=note,
+                                   dims_text=dims_of(case))) from None
 
 
 WEIGHTS_HINT = """Check, for each head h:

@@ -91,12 +91,17 @@ def agreement_section(env: Env, rows: list[dict], battery, width: int | None = N
     return lines
 
 
+def threads_text(th: dict) -> str:
+    """``Threads: 2 for NumPy (from NumPy's OpenBLAS), 2 for torch.``: each count says whose it
+    is ("…, torch 2." at the end of the line read like torch's version)."""
+    torch_threads = f", {th['torch']} for torch" if "torch" in th else ""
+    return f"Threads: {th['numpy']} for NumPy (from {th['source']}){torch_threads}."
+
+
 def speed_section(env: Env, speed: dict, width: int | None = None) -> list[str]:
     small, big = speed["sizes"]
     th = speed["threads"]
-    torch_threads = f", torch {th['torch']}" if "torch" in th else ""
-    lines = fit(f"float64, {speed['what']}; n = {small} and {big}. Threads: {th['numpy']} ({th['source']}){torch_threads}.",
-                width)
+    lines = fit(f"float64, {speed['what']}; n = {small} and {big}. {threads_text(th)}", width)
     cells = []
     for name in ("reference", "yours", "torch"):
         row = speed["rows"][name]

@@ -58,10 +58,11 @@ def human_time(seconds: float | None) -> str:
 
 
 def human_bytes(n: int | None) -> str:
+    """Bytes in powers of 1024, named as such (KiB, MiB, GiB): the judge's bounds are in MiB."""
     if n is None:
         return "—"
-    for unit in ("B", "KB", "MB", "GB"):
-        if n < 1024 or unit == "GB":
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if n < 1024 or unit == "GiB":
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
         n /= 1024
-    return f"{n:.1f} GB"
+    return f"{n:.1f} GiB"

@@ -15,6 +15,7 @@ from dojo.interview.attempt import Attempt
 from dojo.interview.finish import Ended, finish, hard_stop
 from dojo.interview.report import HINT_COST
 from dojo.interview.screen import Detached, clock_text
+from dojo.messages import message, text
 from dojo.render import STATE_LABELS, paint, pass_count
 
 TICK = 0.05  #: seconds between looks at the keys, the clock and the attempt file
@@ -39,7 +40,7 @@ def play(iv, a: Attempt) -> Ended:
         e = a.elapsed()
         if e >= limit:
             return hard_stop(iv, a)
-        clock.tick(e)
+        clock.tick(e, asking=pending is not None)
         key = iv.keys.poll(TICK)
         if iv.signals.got is not None or a.elapsed() >= limit:
             continue
@@ -86,6 +87,11 @@ def play(iv, a: Attempt) -> Ended:
                 iv.say(f"[{clock_text(a.elapsed())}] saved.  (t runs the tests)")
 
 
+def keys_help(asking: bool) -> str:
+    """The keys that do something now: while a [y/N] question is up, only its answers."""
+    return text(message("interview.keys.asking")) if asking else KEYS_HELP
+
+
 def hint(iv, a: Attempt) -> None:
     hints, p = a.kata.hints, a.problem
     used = p.hints
@@ -129,13 +135,15 @@ class Clock:
         self.last_second = None
         self.last_bucket = None
 
-    def tick(self, e: float) -> None:
+    def tick(self, e: float, asking: bool = False) -> None:
+        """``asking``: a [y/N] question is up, so the line offers only its answers."""
         iv, p = self.iv, self.a.problem
         limit = p.limit_s
         second = int(e)
         if second != self.last_second:
             self.last_second = second
             iv.persist(self.a, e)
+        iv.screen.watch_output()  # a closed output is a hang-up (the loop reads it as a signal)
         warnings(iv, self.a, e)
         left = limit - e
         colour = "red" if left <= 0.1 * limit else ("yellow" if left <= 0.5 * limit else "green")
@@ -148,7 +156,7 @@ class Clock:
             judged = STATE_LABELS.get(v.get("state"), (str(v.get("state")),))[0]
         if iv.screen.live:
             head = f"⏱ {iv.stage_words()}{clock_text(e)} used · "
-            tail = f" │ {judged} │ {KEYS_HELP}"
+            tail = f" │ {judged} │ {keys_help(asking)}"
             room = iv.screen.columns() - 1 - len(head) - len(f"{clock_text(left)} left")
             if len(tail) > room:  # a line that wraps cannot be redrawn in place: say less
                 tail = f" │ {judged}"[: max(0, room)]

@@ -24,7 +24,8 @@ from dojo import history, registry
 from dojo.interview import attempt, state
 from dojo.interview.finish import RECORD_VERSION, Ended
 from dojo.interview.queue import Interview
-from dojo.interview.report import RESULT_WORDS, checked, failure_words, followups
+from dojo.interview.report import RESULT_WORDS, failure_words, followups, property_lines
+from dojo.messages import message, text
 from dojo.verdict import diagnosis_words
 from dojo.interview.screen import clock_text
 from dojo.interview.state import Entry, Loop, Problem, Session
@@ -88,6 +89,7 @@ class LoopInterview(Interview):
                 problem = self.resume(s.current)
             ended = self.play(problem)
             ended.record = rec = {**ended.record, "stage": s.index + 1}
+            loop.checked[str(rec["stage"])] = ended.properties or []
             self.next_stage(rec, ended.clock)
             if rec["outcome"] not in ("passed", "failed") or s.index >= len(s.queue):
                 break
@@ -187,6 +189,29 @@ class LoopInterview(Interview):
             "stages": stages,
         }
 
+    def graded_copy(self, r: dict):
+        """A stage's graded copy, when `dojo compare` can say something about it: the stage was
+        attempted (not the untouched stub) and its file was frozen (submitted, or time ran out)."""
+        if not r.get("attempted") or not isinstance(r.get("attempt"), str):
+            return None
+        final = self.env.state_dir / r["attempt"] / "final" / f"{r['kata']}.py"
+        return final if final.is_file() else None
+
+    def checked_by_stage(self, rec: dict) -> None:
+        """What the judge checked, for every stage reached, each under its number and kata."""
+        env, say = self.env, self.say
+        if not any(self.loop.checked.get(str(r.get("stage"))) for r in rec["stages"]):
+            return
+        say()
+        say(paint(env, text(message("loop.checked")), "bold"))
+        for r in rec["stages"]:
+            result = RESULT_WORDS.get(r["outcome"], r["outcome"]) if r["attempted"] else text(message("report.no-attempt"))
+            key = "loop.checked-stage.last-run" if r["outcome"] == "abandoned" else "loop.checked-stage"
+            say(paint(env, text(message(key, stage=r.get("stage"), kata=r["kata"], result=result)), "bold"))
+            if r["attempted"]:
+                for line in property_lines(self, r["kata"], self.loop.checked.get(str(r.get("stage"))), "    "):
+                    say(line)
+
     def report_loop(self, rec: dict, ended: Ended | None) -> None:
         env, say = self.env, self.say
         say()
@@ -214,15 +239,15 @@ class LoopInterview(Interview):
         for r in rec["stages"]:
             if r["state"] == "passed" or not r.get("first_failure"):
                 continue
-            say(self.screen.wrap(f"  {'stage ' + str(r['stage']):<15}first failure: {failure_words(r['first_failure'], r['kata'])}",
-                                 " " * 17))
+            checked = self.loop.checked.get(str(r.get("stage")))
+            first = failure_words(r["first_failure"], r["kata"], checked)
+            say(self.screen.wrap(f"  {'stage ' + str(r['stage']):<15}first failure: {first}", " " * 17))
             if r.get("diagnosis"):
                 say(self.screen.wrap(f"  {'':<15}behaves like: {diagnosis_words(r['diagnosis'], r['kata'])}", " " * 17))
-            final = self.env.state_dir / r["attempt"] / "final" / f"{r['kata']}.py"
-            if r is not last and final.is_file():  # the last stage's pointer comes with its properties
+            final = self.graded_copy(r)
+            if final is not None:  # every stage graded with failures, however it ended (submitted, time)
                 say(f"  {'':<15}explained by: `dojo compare {r['kata']} --file {final}`")
-        if ended is not None:
-            checked(self, registry.get(ended.record["kata"]), ended)
+        self.checked_by_stage(rec)
         # The interviewer asks about the furthest code the candidate wrote.
         asked = next((r for r in reversed(rec["stages"]) if r["attempted"]), last)
         if asked is not None:

@@ -13,9 +13,10 @@ from dojo.interview import attempt, live, scripted, state
 from dojo.interview.attempt import Attempt, read_bytes, write_bytes
 from dojo.interview.finish import Ended, hard_stop
 from dojo.interview.judging import Judging
-from dojo.interview.report import HINT_COST, report
+from dojo.interview.report import HINT_COST, report, summary
 from dojo.interview.screen import Detached, Screen, Signals, clock_text
 from dojo.interview.state import Entry, Problem, Session
+from dojo.messages import message, text
 from dojo.render import contract, docstring_of, paint, properties_of, signature_of
 
 
@@ -32,7 +33,7 @@ class Interview:
         self.scripted = bool(script)
         self.script_base = session.index  #: the script's first answer is for this problem
         self.debounce = debounce
-        self.screen = Screen(env)
+        self.screen = Screen(env, on_closed=self.output_closed)
         self.say = self.screen.say
         self.playing: Attempt | None = None  # the running problem, once its clock runs
 
@@ -48,6 +49,11 @@ class Interview:
         return ""
 
     # -- the queue ---------------------------------------------------------------------------
+    def output_closed(self) -> None:
+        """The output was closed (its reader went away): a hang-up, read by the loop as a signal."""
+        if self.signals.got is None:
+            self.signals.got = signal.SIGPIPE
+
     def run(self) -> int:
         try:
             done = self.play_all()
@@ -56,12 +62,16 @@ class Interview:
                 self.persist(self.playing, self.playing.elapsed())
             try:  # the terminal may be gone already
                 self.screen.clear()
+                if d.signum == signal.SIGPIPE:
+                    self.env.warn("\n" + text(message("interview.output-closed")))
                 self.env.warn(f"\n{self.paused_words}: `dojo interview --resume` continues it "
                               "(the clock keeps counting).")
             except OSError:
                 pass
             return 128 + d.signum
-        return self.conclude(done)
+        code = self.conclude(done)
+        # The interview ended and is recorded, but its report went nowhere: fail as a pipe does.
+        return 128 + signal.SIGPIPE if self.screen.closed else code
 
     paused_words = "Interview paused"
 
@@ -75,7 +85,8 @@ class Interview:
                     break
                 problem = self.start(s.entry)
             elif s.current.id in {r.get("id") for r in history.read(self.env)}:
-                self.file_record(None)  # recorded already; only the session was not updated
+                # recorded already; only the session was not updated
+                self.file_record(None, next(r for r in history.read(self.env) if r.get("id") == s.current.id))
                 continue
             else:
                 problem = self.resume(s.current)
@@ -90,12 +101,12 @@ class Interview:
     def conclude(self, records: list[dict]) -> int:
         s = self.session
         state.clear(self.env)
-        left = len(s.queue) - s.index
-        if left > 0:
-            self.say(f"Not started: {', '.join(e.kata for e in s.queue[-left:])}.")
-        if any(r["ended_by"] == "interrupt" for r in records):
+        if len(s.queue) > 1:  # one summary of every problem, those not started too
+            summary(self, s.done, [e.kata for e in s.queue[s.index:]])
+        ended = s.done or records
+        if any(r.get("ended_by") == "interrupt" for r in records):
             return Exit.INTERRUPTED
-        return Exit.OK if records and all(r["outcome"] == "passed" for r in records) else Exit.FAILED
+        return Exit.OK if ended and all(r.get("outcome") == "passed" for r in ended) else Exit.FAILED
 
     def ready_for_next(self) -> bool:
         s = self.session
@@ -106,6 +117,7 @@ class Interview:
                  + " Press n to start it (the clock starts then), q to stop here.")
         self.save()
         while True:
+            self.screen.watch_output()
             got = self.signals.got
             if got == signal.SIGINT:
                 self.signals.got = None
@@ -120,10 +132,13 @@ class Interview:
             if key in ("q", "Q"):
                 return False
 
-    def file_record(self, rec: dict | None) -> None:
+    def file_record(self, rec: dict | None, recorded: dict | None = None) -> None:
+        """Append ``rec`` to the history (``recorded``: a record that is there already) and move on."""
         if rec is not None:
             history.append(self.env, rec)
         s = self.session
+        if rec is not None or recorded is not None:
+            s.done.append(rec if rec is not None else recorded)
         s.current = None
         self.playing = None
         s.index += 1

@@ -11,7 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from dojo.interview.screen import clock_text
-from dojo.render import STATE_LABELS, paint, pass_count
+from dojo.messages import is_message, message, text
+from dojo.render import STATE_LABELS, paint, pass_count, table
 from dojo.verdict import diagnosis_words, first_failure_words, property_title
 
 HINT_COST = 10  #: points per hint
@@ -40,12 +41,46 @@ def score_formula(rec: dict) -> str:
     return parts
 
 
-def failure_words(first, kata: str | None = None) -> str | None:
+def failure_words(first, kata: str | None = None, properties=None) -> str | None:
     """A first failure as a person says it: a property's title, or what is wrong with the file
-    (a stored reference, or a verdict state)."""
+    (a stored reference, or a verdict state). With the graded copy's ``properties``, a property
+    that failed for a reason its title does not state says that reason's category too."""
     if isinstance(first, str) and first in STATE_LABELS:
         first = {"state": first}
-    return first_failure_words(first, kata)
+    words = first_failure_words(first, kata)
+    if words is not None and isinstance(first, dict) and isinstance(first.get("property"), str):
+        category = categories(properties).get(first["property"])
+        if category is not None:
+            words = text(message("category.because", title_text=words, category=category))
+    return words
+
+
+def categories(properties) -> dict:
+    """{property id: category message} of the failed properties of a verdict summary's
+    ``properties`` ([id, passed, category]; entries of older summaries have no category)."""
+    found = {}
+    for entry in properties if isinstance(properties, list) else ():
+        if isinstance(entry, list) and len(entry) > 2 and isinstance(entry[0], str) and not entry[1] \
+                and is_message(entry[2]):
+            found[entry[0]] = entry[2]
+    return found
+
+
+def property_lines(iv, kata: str, properties, indent: str = "  ") -> list[str]:
+    """Every property of a graded copy, ✓ or ✗; a failure its title does not explain (it raised
+    on a valid input, returned the wrong shape, timed out …) says which, as a category."""
+    env, why = iv.env, categories(properties)
+    lines = []
+    for entry in properties if isinstance(properties, list) else ():
+        if not (isinstance(entry, list) and len(entry) >= 2 and isinstance(entry[0], str)):
+            continue
+        pid, passed = entry[0], bool(entry[1])
+        title = property_title(kata, pid)
+        if not passed and pid in why:
+            title = text(message("category.because", title_text=title, category=why[pid]))
+        mark = paint(env, f"{indent}✓ ", "green") if passed else paint(env, f"{indent}✗ ", "red")
+        lines.append(iv.screen.wrap(mark + title, indent + "  "))
+    return lines
 
 
 def result_text(env, rec: dict) -> str:
@@ -79,7 +114,7 @@ def report(iv, kata, ended, path: Path) -> None:
         points = "— (no attempt)"
     else:
         points = "— (abandoned attempts are not scored)"
-    first = failure_words(rec["first_failure"], kata.module) if rec["state"] != "passed" else None
+    first = failure_words(rec["first_failure"], kata.module, ended.properties) if rec["state"] != "passed" else None
     rows = [
         ("result", result_text(env, rec)),
         ("time", f"{clock_text(rec['used_s'])} of {clock_text(rec['limit_s'])}"
@@ -119,12 +154,42 @@ def checked(iv, kata, ended) -> None:
     env, say, rec = iv.env, iv.say, ended.record
     if ended.properties and rec["attempted"]:
         say()
-        say(paint(env, "What the judge checked", "bold") + " (the graded copy):")
-        for pid, passed in ended.properties:
-            title = property_title(kata.module, pid)
-            mark = paint(env, "  ✓ ", "green") if passed else paint(env, "  ✗ ", "red")
-            say(iv.screen.wrap(mark + title, "    "))
+        if rec["outcome"] == "abandoned":  # nothing was graded: the properties are the last run's
+            say(paint(env, text(message("report.checked.last-run")), "bold"))
+        else:
+            say(paint(env, "What the judge checked", "bold") + " (the graded copy):")
+        for line in property_lines(iv, kata.module, ended.properties):
+            say(line)
     if rec["attempted"] and rec["state"] != "passed" and ended.final is not None:
         say()
         say(f"Next: `dojo compare {kata.module} --file {ended.final}` shows where your answer and the "
             "reference part ways.")
+
+
+def summary(iv, done: list[dict], not_started: list[str]) -> None:
+    """The end of an interview of several problems: each problem's result, time, properties and
+    score, then the total (``done``: the records of the problems that ended, in order)."""
+    env, say = iv.env, iv.say
+    words = lambda key, **params: text(message(key, **params))  # noqa: E731
+    rows, used, scores = [], 0.0, []
+    for i, r in enumerate(done, 1):
+        outcome = r.get("outcome")
+        result = RESULT_WORDS.get(outcome, str(outcome)) if r.get("attempted", True) else words("report.no-attempt")
+        props = pass_count(r["passed"], r["total"]) if r.get("total") else (failure_words(r.get("state")) or "—")
+        used += r.get("used_s") or 0.0
+        if isinstance(r.get("score"), (int, float)):
+            scores.append(r["score"])
+        rows.append([str(i), r["kata"], result, f"{clock_text(r.get('used_s'))} of {clock_text(r.get('limit_s'))}",
+                     props, "—" if r.get("score") is None else str(r["score"])])
+    for i, kata in enumerate(not_started, len(done) + 1):
+        rows.append([str(i), kata, words("summary.not-started"), "—", "—", "—"])
+    count = len(done) + len(not_started)
+    passed = sum(r.get("outcome") == "passed" for r in done)
+    rows.append([words("summary.total"), "", words("summary.passed", passed=passed, count=count),
+                 clock_text(used), "", str(sum(scores)) if scores else "—"])
+    say()
+    say(paint(env, words("summary.heading", count=count), "bold"))
+    say()
+    heads = [words(f"summary.column.{c}") for c in ("problem", "kata", "result", "time", "properties", "score")]
+    for line in table(rows, heads):
+        say("  " + line)

@@ -70,6 +70,9 @@ class Loop:
     limit_s: float
     stages: list = field(default_factory=list)  #: the records of the stages that ended
     elapsed_s: float = 0.0  #: the clock when the last stage ended
+    #: what the judge checked in each stage's graded copy, by stage number ("1", "2" …): the
+    #: verdict summary's ``properties`` ([id, passed, category]), for the report at the end
+    checked: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -81,6 +84,9 @@ class Session:
     watch: bool = True
     loop: Loop | None = None
     version: int = SESSION_VERSION
+    #: the records of the problems that ended (not a loop's: its stages are in ``loop``), for
+    #: the summary of a several-problem interview
+    done: list = field(default_factory=list)
 
     @property
     def entry(self) -> Entry:
@@ -156,7 +162,15 @@ def _loop(data) -> Loop:
         raise ValueError("a stage of the loop is not a record")
     return Loop(id=str(data["id"]), started_at=seconds(data.get("started_at", 0.0), "started_at"),
                 limit_s=seconds(data["limit_s"], "the loop's time limit", positive=True),
-                stages=list(data.get("stages", [])), elapsed_s=seconds(data.get("elapsed_s", 0.0), "elapsed_s"))
+                stages=list(data.get("stages", [])), elapsed_s=seconds(data.get("elapsed_s", 0.0), "elapsed_s"),
+                checked=_checked(data.get("checked")))
+
+
+def _checked(value) -> dict:
+    """A loop's ``checked``: only what reads as stage number → list (the report skips the rest)."""
+    if not isinstance(value, dict):
+        return {}
+    return {k: v for k, v in value.items() if isinstance(k, str) and isinstance(v, list)}
 
 
 def from_json(env: Env, data) -> Session:
@@ -175,8 +189,11 @@ def from_json(env: Env, data) -> Session:
         if current is not None and current.kata != entries[index].kata:
             raise ValueError("the running problem is not the one its queue is at")
         loop = None if data.get("loop") is None else _loop(data["loop"])
+        done = data.get("done", [])
+        if not isinstance(done, list) or not all(isinstance(r, dict) and "kata" in r for r in done):
+            raise ValueError("done is not a list of records")
         return Session(queue=entries, index=index, current=current, coach=bool(data.get("coach", False)),
-                       watch=bool(data.get("watch", True)), loop=loop)
+                       watch=bool(data.get("watch", True)), loop=loop, done=done)
     except (KeyError, TypeError, AttributeError) as e:
         raise ValueError(f"missing or odd field {e}") from None
 

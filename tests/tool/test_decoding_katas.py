@@ -66,7 +66,7 @@ def test_a_full_matrix_flash_attention_fails_the_memory_bound_in_test_and_compar
     assert r.code == 1, r.out + r.err
     row = next(ln for ln in r.out.splitlines() if "the memory bound: n = m = 2048" in ln)
     assert row.startswith("✗") and "the values agree, but yours peaked at" in row
-    assert "the contract's bound is 16.0 MB" in row
+    assert "the contract's bound is 16.0 MiB" in row
     assert "Yours disagrees with the reference on 1 of" in r.out
     assert "weights exp(s - lse)" in r.out  # the map flash draws: the weights lse implies
 

@@ -10,7 +10,9 @@ little as they can and never sleep for a fixed time: they wait for output, with 
 from __future__ import annotations
 
 import json
+import os
 import re
+import select
 import shlex
 import shutil
 import signal
@@ -398,6 +400,101 @@ def test_a_corrupt_history_is_set_aside_with_a_warning(sandbox):
     assert "no attempt (submitted)" in sandbox.run("history").out
 
 
+@pytest.mark.contributors  # live or long: the contributors' suite
+def test_two_problems_end_with_one_summary_of_both(sandbox, interview, solution, wrong):
+    live = interview("softmax", "rope", "--manual")  # --manual: judged only when s is pressed
+    live.attempt.write_text(solution("softmax").read_text())
+    live.wait_for(r"saved\.")
+    sandbox.set_clock(60)
+    live.wait_for(r"⏱ 1:00 used")
+    live.key("s")
+    live.wait_for(r"Press n to start it")
+    live.key("n")
+    second = Path(live.wait_for(r"Write your answer in: (\S+)").group(1))
+    live.wait_for(r"⏱ 0:00 used")  # rope's own clock starts at n
+    second.write_text(wrong("rope", "ignores_positions").read_text())
+    live.wait_for(r"saved\.")
+    sandbox.set_clock(200)
+    live.wait_for(r"⏱ 2:20 used")
+    live.key("s")
+    live.wait_for(r"Submit anyway\? \[y/N\]")
+    live.key("y")
+    assert live.end() == 1  # one of the two failed
+    first, rope = records(sandbox)
+    assert (first["kata"], first["outcome"], rope["kata"], rope["outcome"]) == ("softmax", "passed", "rope", "failed")
+    summary = live.out.split("The interview, all 2 problems:", 1)[1]
+    rows = [ln.split() for ln in summary.splitlines() if ln.strip()]
+    assert rows[0] == ["problem", "kata", "result", "time", "properties", "score"]
+    n_rope = len(properties_of(REPO / "tests" / "test_rope.py"))
+    assert rows[2] == ["1", "softmax", "passed", "1:00", "of", f"{KATA.minutes}:00", str(N), "of", str(N), "properties", "pass",
+                       str(first["score"])]
+    assert rows[3] == ["2", "rope", "failed", "2:20", "of", f"{registry.get('rope').minutes}:00", str(rope["passed"]), "of", str(n_rope),
+                       "properties", "pass", str(rope["score"])]
+    assert rows[4] == ["total", "1", "of", "2", "passed", "3:20", str(first["score"] + rope["score"])]
+    assert live.out.index("Interview over: rope") < live.out.index("The interview, all 2 problems:")
+
+
+@pytest.mark.contributors  # live or long: the contributors' suite
+def test_stopping_before_the_second_problem_lists_it_as_not_started(sandbox, interview):
+    live = interview("softmax", "rope", "--manual")
+    live.key("s")
+    live.wait_for(r"Nothing is written yet\. Submit anyway \(recorded as no attempt\)\? \[y/N\]")
+    live.key("y")
+    live.wait_for(r"Press n to start it")
+    live.key("q")
+    assert live.end() == 1
+    summary = live.out.split("The interview, all 2 problems:", 1)[1]
+    rows = [ln.split() for ln in summary.splitlines() if ln.strip()]
+    assert rows[2] == ["1", "softmax", "no", "attempt", "0:00", "of", f"{KATA.minutes}:00", "—", "—"]
+    assert rows[3] == ["2", "rope", "not", "started", "—", "—", "—"]
+    assert rows[4] == ["total", "0", "of", "2", "passed", "0:00", "—"]
+    assert [r["kata"] for r in records(sandbox)] == ["softmax"]
+
+
+# -- a closed output ---------------------------------------------------------------------------
+
+
+def test_a_closed_output_is_a_hang_up_and_the_interview_resumes(sandbox, solution, tmp_path):
+    """`dojo interview softmax | head -3`: the reader goes away after three lines. That is a
+    hang-up: the clock is saved, the interview stays open for --resume, nothing prints a
+    traceback, and the exit status is a pipe's (128 + SIGPIPE), not 0."""
+    err = tmp_path / "stderr.txt"
+    with open(err, "w") as e:
+        proc = subprocess.Popen(sandbox.command("interview", "softmax"), cwd=sandbox.root, env=sandbox.environ(),
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=e)
+    try:
+        got, deadline = b"", time.monotonic() + 90
+        while b"Write your answer in:" not in got:  # the first lines, as head reads them
+            left = deadline - time.monotonic()
+            assert left > 0, f"no statement within the deadline:\n{got.decode()}"
+            ready, _, _ = select.select([proc.stdout], [], [], left)
+            if ready:
+                chunk = os.read(proc.stdout.fileno(), 4096)
+                assert chunk, f"the output ended before the statement:\n{got.decode()}"
+                got += chunk
+        proc.stdout.close()  # the reader is gone
+        code = proc.wait(timeout=90)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdin.close()
+    said = err.read_text()
+    assert code == 128 + signal.SIGPIPE, said
+    assert "Traceback" not in said and "Exception ignored" not in said, said
+    assert "its output was closed" in said and "`dojo interview --resume` continues it" in said
+    session = json.loads((sandbox.state / "interview.json").read_text())
+    assert session["current"]["kata"] == "softmax"
+    assert records(sandbox) == []  # paused, like a hang-up: not ended, not recorded as abandoned
+    refused = sandbox.run("interview", "rope")
+    assert refused.code == 2 and "dojo interview --resume" in refused.err
+    sandbox.set_clock(60)  # a minute later
+    r = sandbox.run("interview", "--resume", "--answer", str(solution("softmax")), "--at", "90")
+    assert r.code == 0, r.out + r.err
+    rec = only_record(sandbox)
+    assert (rec["outcome"], rec["used_s"], rec["closed_s"], rec["resumed"]) == ("passed", 90.0, 60.0, 1)
+
+
 # -- a real terminal --------------------------------------------------------------------------
 
 
@@ -440,6 +537,13 @@ def test_in_a_real_terminal_the_countdown_redraws_and_a_save_is_judged(sandbox, 
         wait_for(rf"⏱ 1:15 used · 8:45 left │ {N - 1} of {N} properties pass")
         subprocess.run(tmux + ["send-keys", "-t", "dojo", "q"], check=True)
         wait_for(r"\[y/N\]")
+        # under the question, the countdown offers only its answers (s, t and h do nothing now)
+        ticker = wait_for(r"⏱ [^\n]*│ y yes · any other key no").group(0)
+        assert "s submit" not in ticker and "h hint" not in ticker
+        subprocess.run(tmux + ["send-keys", "-t", "dojo", "n"], check=True)
+        wait_for(r"Carrying on\.\n⏱ [^\n]*│ s submit · t test · h hint · q abandon")
+        subprocess.run(tmux + ["send-keys", "-t", "dojo", "q"], check=True)
+        wait_for(r"\[y/N\]\n⏱ [^\n]*│ y yes · any other key no")
         subprocess.run(tmux + ["send-keys", "-t", "dojo", "y"], check=True)
         wait_for(r"result +abandoned")
         # The report is printed before the record is appended: wait for the record (under load
@@ -453,6 +557,21 @@ def test_in_a_real_terminal_the_countdown_redraws_and_a_save_is_judged(sandbox, 
     assert (rec["outcome"], rec["used_s"], rec["passed"]) == ("abandoned", 75.0, N - 1)
 
 
+def test_a_property_failed_by_code_that_raised_on_a_valid_input_says_so(sandbox, wrong):
+    """`if not mask:` raises ValueError on any real mask. It never writes into its inputs, so
+    "✗ q, k, v and mask are left exactly as they were" alone would be false: the report says the
+    real reason, a category that gives nothing away (no input, no expected value)."""
+    bug = wrong("masked_attention", "truthiness_of_mask")
+    r = sandbox.run("interview", "masked_attention", "--answer", str(bug), "--at", "60")
+    assert r.code == 1, r.out + r.err
+    report = r.out.split("Interview over:", 1)[1]
+    assert "  ✗ q, k, v and mask are left exactly as they were — raised ValueError on a valid input\n" in report
+    assert field(report, "first failure").endswith(" — raised ValueError on a valid input")
+    # a property it passes reads as before
+    assert "  ✓ A mask of 0/1 integers or floats raises ValueError (only dtype bool is a mask)\n" in report
+    assert "failing input" not in report and "expected:" not in report
+
+
 def test_the_statement_hides_the_property_titles_until_the_interview_ends(sandbox, nan_bug):
     titles = [statement for _, statement in properties_of(KATA.test_path)]
     r = sandbox.run("interview", "softmax", "--answer", str(nan_bug), "--at", "60")
@@ -461,6 +580,7 @@ def test_the_statement_hides_the_property_titles_until_the_interview_ends(sandbo
     assert f"{len(titles)} property tests" in statement
     assert all(t in report for t in titles)  # afterwards, every property with ✓ or ✗
     assert "  ✗ " in report and "  ✓ " in report
+    assert f"  ✗ {NAN_TITLE}\n" in report  # failed for the reason its title states: no category added
     assert f"Next: `dojo compare softmax --file " in report and "/final/softmax.py` " in report
     coached = sandbox.run("interview", "softmax", "--coach", "--answer", str(nan_bug), "--at", "60")
     assert all(t in coached.out.split("Interview over:", 1)[0] for t in titles)

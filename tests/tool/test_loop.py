@@ -98,6 +98,14 @@ def test_a_scripted_loop_passes_two_stages_then_time_runs_out(sandbox, solution,
     assert "Interview loop over: 2 of 5 stages passed (3 reached; 45:00 of 45:00 used)" in r.out
     assert r.out.count("not reached") == 2
     assert f"{sum(expected)}   = {expected[0]} + {expected[1]}" in r.out
+    # what the judge checked: every stage, under its name (not only the last, unnamed)
+    checked = r.out.split("What the judge checked, stage by stage", 1)[1]
+    for n, kata in enumerate(CHAIN[:2], 1):
+        assert f"  Stage {n}: {kata} — passed\n" in checked
+        props = checked.split(f"Stage {n}: {kata}", 1)[1].split("  Stage ", 1)[0]
+        assert props.count("    ✓ ") == n_props(kata) and "✗" not in props
+    assert "  Stage 3: causal_self_attention — no attempt\n" in checked
+    assert "explained by" not in r.out  # stage 3 is the untouched stub: nothing for dojo compare
     assert "dojo followups masked_attention --answers" in r.out  # about the furthest code written
     assert not (sandbox.state / "interview.json").exists()
     katas_untouched(sandbox)
@@ -105,6 +113,47 @@ def test_a_scripted_loop_passes_two_stages_then_time_runs_out(sandbox, solution,
     assert h.code == 0 and "loop from softmax" in h.out and "2 of 5 stages passed" in h.out
     assert "3. causal_self_attention" in h.out and "no attempt (time ran out)" in h.out
     assert "masked_attention       1         1       4:00" in h.out  # the stage counts as a pass of its kata
+
+
+RAISES_ON_LONGER_SEQUENCES = '''import numpy as np
+
+
+def causal_self_attention(x, w_q, w_k, w_v):
+    x = np.asarray(x, dtype=np.float64)
+    if x.ndim != 2 or x.shape[0] > 3:  # too strict: a valid x may have any number of positions
+        raise ValueError("x must be 2-D with at most 3 positions")
+    q, k, v = x @ w_q, x @ w_k, x @ w_v
+    s = q @ k.T / np.sqrt(q.shape[1])
+    n = s.shape[0]
+    s = np.where(np.tril(np.ones((n, n), bool)), s, -np.inf)
+    w = np.exp(s - s.max(axis=1, keepdims=True))
+    w /= w.sum(axis=1, keepdims=True)
+    return w @ v, w
+'''
+
+
+def test_a_stage_that_raised_on_a_valid_input_says_so_and_points_at_compare(sandbox, tmp_path):
+    """The case the issue saw: a causal stage that never modified its inputs showed
+    "✗ x, w_q, w_k and w_v are left exactly as they were" — it raised ValueError on a valid input."""
+    answer = tmp_path / "causal_self_attention.py"
+    answer.write_text(RAISES_ON_LONGER_SEQUENCES)
+    r = sandbox.run("interview", "--loop", "causal_self_attention", "--answer", str(answer), "--at", "60")
+    assert r.code == 1, r.out + r.err
+    (stage,) = loop_record(sandbox)["stages"]
+    assert stage["outcome"] == "failed"
+    report = r.out.split("Interview loop over:", 1)[1]
+    final = sandbox.state / stage["attempt"] / "final" / "causal_self_attention.py"
+    assert ("  stage 1        first failure: Matches torch (projections, then scaled_dot_product_attention with "
+            "is_causal=True), for ordinary and large (~1e4) scores — raised ValueError on a valid input") in report
+    # the last stage's pointer sits with the others', and is given once
+    assert f"                 explained by: `dojo compare causal_self_attention --file {final}`" in report
+    assert report.count("dojo compare") == 1
+    checked = report.split("What the judge checked, stage by stage", 1)[1]
+    assert "  Stage 1: causal_self_attention — failed\n" in checked
+    assert "    ✗ x, w_q, w_k and w_v are left exactly as they were — raised ValueError on a valid input\n" in checked
+    # a property it fails for the reason its title states says nothing more
+    assert "    ✗ NaN or inf in x, w_q, w_k or w_v raises ValueError\n" in checked
+    assert "    ✓ w_q and w_k of different widths raise ValueError (Q Kᵀ needs the same d_k)\n" in checked
 
 
 @pytest.mark.contributors  # live or long: the contributors' suite
@@ -156,7 +205,9 @@ def test_a_live_loop_moves_on_when_a_stage_is_submitted_and_stops_hard_on_one_cl
     frozen = sandbox.state / s2["attempt"] / "final" / "masked_attention.py"
     assert frozen.read_text() == bug.read_text()  # the hard stop froze what was saved in time
     assert "Interview loop over: 1 of 5 stages passed" in live.out
-    assert "What the judge checked" in live.out and f"dojo compare masked_attention --file {frozen}" in live.out
+    # the stage that ran out of time gets its pointer where every failed stage has one, and its name
+    assert f"                 explained by: `dojo compare masked_attention --file {frozen}`" in live.out
+    assert "  Stage 2: masked_attention — time ran out\n" in live.out
 
 
 @pytest.mark.contributors  # live or long: the contributors' suite
