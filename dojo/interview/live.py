@@ -122,9 +122,9 @@ def warnings(iv, a: Attempt, e: float, now_words: bool = True) -> None:
         iv.save()
         iv.say(paint(iv.env, f"[{clock_text(e)}] {due[-1][2]}", "yellow", "bold"))
     else:
-        for name, frac, text in due:
+        for name, frac, said in due:
             p.warned.append(name)
-            iv.say(f"[{clock_text(frac * limit)}] {text}")
+            iv.say(f"[{clock_text(frac * limit)}] {said}")
 
 
 class Clock:
