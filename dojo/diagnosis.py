@@ -9,19 +9,22 @@ tolerance, the same dtype and shape, the same inputs written into, or the same k
 The inputs fall in two parts: valid ones (the reference returns) and ones the contract rules
 out (the reference raises ValueError). A catalogue file is named when it does what the answer
 does on every input tried and its bug shows on them (it differs from the reference somewhere).
-When none does, a file whose bug shows on the *valid* inputs and which does what the answer
-does on every valid one is named for that alone (a first draft with a known value bug and no
-input checks), and the checks are said separately, from what the answer itself did: the
-battery's error cases it does not raise ValueError for (``Diagnosis.unchecked``). So a file's
-first docstring line describes only what shows on valid inputs when its bug shows there.
-When nothing matches (an answer with two value bugs, a bug nobody catalogued, a hang, a bug
-that values cannot show such as memory use), nothing is said.
+When none does, a file is named for its value bug alone (a first draft with a known value bug
+and no input checks) when it does what the answer does on every valid input, except where one
+of the two raised ValueError and the other returned (a check, not a value), and returns a
+wrong value on one of them (a ValueError is no evidence of a value bug: NumPy raises it for
+shapes too). The checks are then said separately, from what the answer itself did: the
+battery's error cases it does not raise ValueError for (``Diagnosis.unchecked``; said
+whenever the named bug is a value bug). So a file's first docstring line describes only what
+shows on valid inputs when its bug shows there. When nothing matches (an answer with two
+value bugs, a bug nobody catalogued, a hang, a bug that values cannot show such as memory
+use), nothing is said.
 
 Conventions of a catalogue file (module-level constants, read without importing it):
 
 - ``BEHAVES_LIKE = ("other_stem",)``: two files that cannot be told apart by these inputs (or
-  whose valid-input behaviour is the same) must say so, both ways; the self-check holds the
-  judge to it.
+  by the valid ones alone: ``Diagnosis.alike_on_valid``) must say so, both ways; the
+  self-check holds the judge to it.
 - ``SHOWS_IN_VALUES = False``: a bug whose outputs equal the reference's (e.g. memory use):
   never named.
 - ``TOLERANCE = "float32"``: a bug of precision (float32 arithmetic) is compared at float32's
