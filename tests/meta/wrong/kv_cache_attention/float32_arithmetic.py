@@ -1,4 +1,4 @@
-"""Computes in float32 (like torch code that calls .float()), so its results carry float32's rounding: keys 0.06 apart around 1e6 become equal."""
+"""Works in float32 somewhere along the way (like torch code that calls .float()), so its results carry float32's rounding: keys 0.06 apart around 1e6 become equal."""
 import numpy as np
 
 TOLERANCE = "float32"
