@@ -149,7 +149,7 @@ BATTERY = Battery(
         Case("float32 inputs (computed in float64)",
              lambda r: {a: x.astype(np.float32) for a, x in _bw(3, 4, 3, 2)(r).items()}),
         # q·k of about 2**20 apart by 0.06: float32 rounds the two keys' first entries to one value
-        Case("scores 0.06 apart around 2**20 (float32 cannot tell the keys apart)",
+        Case("keys 6e-8 apart under q ~ 2**20 (lost in float32)",
              fixed(q=np.array([[2.0**20, 0.0]]), k=np.array([[1.0, 1e4], [1.0 + 5.7e-8, 2e4]]),
                    v=np.array([[0.0, 1.0], [1.0, 0.0]]), d_out=np.array([[1.0, 0.5]]), mask=None)),
         Case("nested-list inputs", lambda r: {a: x.tolist() for a, x in _bw(2, 3, 2, 2)(r).items()}),

@@ -133,7 +133,7 @@ BATTERY = Battery(
         Case("padded positions hold values ~1e9", _huge_padding),
         Case("causal given as numpy.bool_", lambda r: {**_ba(2, 3, 2, 1, "right")(r), "causal": np.bool_(True)}),
         Case("float32 inputs (computed in float64)", _forms(lambda a: a.astype(np.float32))),
-        Case("positions 0.06 apart around 2**20 (float32 cannot tell them apart)",
+        Case("positions 0.06 apart near 2**20 (lost in float32)",
              fixed(x=np.array([[[2.0**20], [2.0**20 + 0.06]]]), in_proj_weight=np.array([[2.0**-20], [1.0], [2.0**-20]]),
                    in_proj_bias=np.zeros(3), out_proj_weight=np.array([[1.0]]), out_proj_bias=np.zeros(1),
                    num_heads=1, key_padding_mask=None, causal=False)),

@@ -115,7 +115,7 @@ BATTERY = Battery(
         Case("block_size as numpy.int64", lambda r: {**_flash(3, 5, 2, 2, 2)(r), "block_size": np.int64(2)}),
         Case("float32 inputs (computed in float64)",
              lambda r: {a: (x.astype(np.float32) if isinstance(x, np.ndarray) else x) for a, x in _flash(3, 5, 3, 2, 2)(r).items()}),
-        Case("keys 0.06 apart around 2**20 (float32 cannot tell them apart)",
+        Case("keys 0.06 apart near 2**20 (lost in float32)",
              fixed(q=np.array([[1.0]]), k=np.array([[2.0**20], [2.0**20 + 0.06]]), v=np.array([[0.0, 1.0], [1.0, 0.0]]),
                    block_size=1, causal=False)),
         Case("nested-list inputs", lambda r: {a: (x.tolist() if isinstance(x, np.ndarray) else x) for a, x in _flash(2, 4, 2, 2, 3)(r).items()}),

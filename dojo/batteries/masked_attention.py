@@ -106,7 +106,7 @@ BATTERY = Battery(
         Case("causal mask, scores above 1e9 (blocked must stay exactly 0)", _attn(4, 4, 2, 3, scale=1e5, mask="causal")),
         Case("float32 inputs (computed in float64)",
              lambda r: {a: x.astype(np.float32) for a, x in _attn(3, 4, 3, 2)(r).items()}),
-        Case("keys 0.06 apart around 2**20 (float32 cannot tell them apart)",
+        Case("keys 0.06 apart near 2**20 (lost in float32)",
              fixed(q=np.array([[1.0], [0.5]]), k=np.array([[2.0**20], [2.0**20 + 0.06]]),
                    v=np.array([[0.0, 1.0], [1.0, 0.0]]), mask=None)),
         Case("nested-list inputs", lambda r: {a: normal(r, s).tolist() for a, s in zip("qkv", [(2, 3), (4, 3), (4, 2)])}),
