@@ -586,6 +586,8 @@ def _diagnose_pending(config) -> None:
         if found is not None:
             record["diagnosis"] = f"{kata.module}/{found.stems[0]}"
             record["behaves_like"] = list(found.stems)
+            if found.unchecked:
+                record["unchecked"] = list(found.unchecked)
             report.longrepr = _failure_text(record, kata)
     config.dojo_pending = []
 

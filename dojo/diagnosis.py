@@ -5,12 +5,36 @@ The judge's self-check keeps a catalogue of realistic wrong answers per kata
 its behaviour is compared with every one of them on the inputs it failed on and on the kata's
 ``dojo compare`` battery (edge, random and error cases): the same values within the judge's
 tolerance, the same dtype and shape, the same inputs written into, or the same kind of error.
-A wrong file that behaves the same on every one of those inputs, and whose bug shows on them
-(it differs from the reference somewhere), is named; when none does (an answer with two bugs,
-a bug nobody catalogued, a hang, a bug that values cannot show such as memory use), nothing is
-said. Two catalogue files that cannot be told apart by these inputs must say so
-(``BEHAVES_LIKE = ("other_stem",)``), and the self-check holds the judge to it. A bug whose
-outputs equal the reference's says ``SHOWS_IN_VALUES = False``: it is never named.
+
+The inputs fall in two parts: valid ones (the reference returns) and ones the contract rules
+out (the reference raises ValueError). A catalogue file is named when it does what the answer
+does on every input tried and its bug shows on them (it differs from the reference somewhere).
+When none does, a file is named for its value bug alone (a first draft with a known value bug
+and no input checks) when it does what the answer does on every valid input, except where one
+of the two raised ValueError and the other returned (a check, not a value), and returns a
+wrong value on one of them (a ValueError is no evidence of a value bug: NumPy raises it for
+shapes too). The checks are then said separately, from what the answer itself did: the
+battery's error cases it does not raise ValueError for (``Diagnosis.unchecked``; said
+whenever the named bug is a value bug). So a file's first docstring line describes only what
+shows on valid inputs when its bug shows there. When nothing matches (an answer with two
+value bugs, a bug nobody catalogued, a hang, a bug that values cannot show such as memory
+use), nothing is said.
+
+Conventions of a catalogue file (module-level constants, read without importing it):
+
+- ``BEHAVES_LIKE = ("other_stem",)``: two files that cannot be told apart by these inputs (or
+  by the valid ones alone: ``Diagnosis.alike_on_valid``) must say so, both ways; the
+  self-check holds the judge to it.
+- ``SHOWS_IN_VALUES = False``: a bug whose outputs equal the reference's (e.g. memory use):
+  never named.
+- ``TOLERANCE = "float32"``: a bug of precision (float32 arithmetic) is compared at float32's
+  tolerance, any float dtype; the battery holds an input float32 cannot represent, on which
+  its answer differs grossly, so a small bug of another kind is not taken for it.
+- ``UNCHECKED = ("battery case", ...)``: the battery's error cases the file does not raise
+  ValueError for (the self-check compares them with what the diagnosis says).
+- ``FIRST_DRAFT_OF = "stem"``: not a catalogue entry but a test of the above: a first draft
+  without input checks, which the self-check expects to be named as ``stem`` on its valid
+  inputs, with its ``UNCHECKED`` cases said separately.
 
 Used by the judge (``conftest.py``, in the judge's own process, every call time-limited) and
 by ``dojo compare``. NumPy is imported lazily.
@@ -20,12 +44,13 @@ from __future__ import annotations
 
 import ast
 import copy
+import functools
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
 from dojo.isolate import Outcome, call_here
-from dojo.loader import KataProblem, KataTimeout, load_kata, time_limit
+from dojo.loader import KataTimeout, module_name_for, time_limit
 
 ROOT = Path(__file__).resolve().parent.parent
 WRONG = ROOT / "tests" / "meta" / "wrong"
@@ -67,23 +92,55 @@ class Known:
     behaves_like: tuple[str, ...]
     #: False for a bug whose outputs equal the reference's (e.g. memory use): never diagnosed.
     shows_in_values: bool = True
+    #: "float32": compared at float32's tolerance (a bug of precision).
+    tolerance: str = "float64"
+    #: The battery's error cases it does not raise ValueError for (declared, for the self-check).
+    unchecked: tuple[str, ...] = ()
+    #: A first draft of this stem's bug without input checks: a test case, never named itself.
+    first_draft_of: str | None = None
 
 
 def catalogue(kata: str, folder: Path = WRONG) -> list[Known]:
     """The known-wrong implementations of ``kata``, described, in name order."""
-    found = []
-    for path in sorted((folder / kata).glob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        doc = (ast.get_docstring(tree) or path.stem).strip().splitlines()[0]
-        constants = {
-            target.id: node.value
-            for node in tree.body if isinstance(node, ast.Assign)
-            for target in node.targets if isinstance(target, ast.Name)
-        }
-        like = tuple(ast.literal_eval(constants["BEHAVES_LIKE"])) if "BEHAVES_LIKE" in constants else ()
-        shows = bool(ast.literal_eval(constants["SHOWS_IN_VALUES"])) if "SHOWS_IN_VALUES" in constants else True
-        found.append(Known(path.stem, path, doc.rstrip("."), like, shows))
-    return found
+    return [_known(path, path.stat().st_mtime_ns) for path in sorted((folder / kata).glob("*.py"))]
+
+
+_CONSTANTS = ("BEHAVES_LIKE", "SHOWS_IN_VALUES", "TOLERANCE", "UNCHECKED", "FIRST_DRAFT_OF")
+
+
+@functools.lru_cache(maxsize=1024)
+def _known(path: Path, mtime_ns: int) -> Known:
+    """One catalogue file, read without importing it (once per version of the file)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    doc = (ast.get_docstring(tree) or path.stem).strip().splitlines()[0]
+    constants = {
+        target.id: ast.literal_eval(node.value)
+        for node in tree.body if isinstance(node, ast.Assign)
+        for target in node.targets if isinstance(target, ast.Name) and target.id in _CONSTANTS
+    }
+    return Known(
+        path.stem, path, doc.rstrip("."), tuple(constants.get("BEHAVES_LIKE", ())),
+        bool(constants.get("SHOWS_IN_VALUES", True)), str(constants.get("TOLERANCE", "float64")),
+        tuple(constants.get("UNCHECKED", ())), constants.get("FIRST_DRAFT_OF"),
+    )
+
+
+def _project_function(path: Path, function: str):
+    """``function`` from one of the project's own files (the reference, a catalogue file).
+    They are trusted: loaded without the checks a candidate's file gets (``load_kata``), and
+    once per process and version of the file (the self-check and ``dojo compare`` diagnose often)."""
+    return _load_project_function(path, path.stat().st_mtime_ns, function)
+
+
+@functools.lru_cache(maxsize=1024)
+def _load_project_function(path: Path, mtime_ns: int, function: str):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(module_name_for(path), path)
+    module = importlib.util.module_from_spec(spec)
+    with time_limit(10.0, what=f"importing {path.name}"):
+        spec.loader.exec_module(module)
+    return getattr(module, function)
 
 
 def behaviour(fn, kwargs: dict, seconds: float = CALL_SECONDS) -> Outcome:
@@ -97,9 +154,10 @@ def behaviour(fn, kwargs: dict, seconds: float = CALL_SECONDS) -> Outcome:
         return Outcome("timeout")
 
 
-def same_behaviour(a: Outcome, b: Outcome) -> bool:
+def same_behaviour(a: Outcome, b: Outcome, tolerance: str = "float64") -> bool:
     """Whether two calls did the same thing: same values (within tolerance), dtypes, shapes and
-    writes into the inputs, or the same kind of error (any ValueError is one kind), or both hung."""
+    writes into the inputs, or the same kind of error (any ValueError is one kind), or both hung.
+    At ``tolerance="float32"`` values agree to float32's precision and any float dtype will do."""
     if a.status != b.status:
         return False
     if a.status == "timeout":
@@ -107,26 +165,33 @@ def same_behaviour(a: Outcome, b: Outcome) -> bool:
     if a.status == "raised":
         return a.value_error == b.value_error and (a.value_error or a.error_type == b.error_type)
     if a.status == "returned":
-        return sorted(a.mutated) == sorted(b.mutated) and _same_value(a.value, b.value)
+        return sorted(a.mutated) == sorted(b.mutated) and _same_value(a.value, b.value, tolerance)
     return False
 
 
-def _same_value(x, y) -> bool:
+#: float32 keeps about 7 digits; two float32 computations of one formula in different orders
+#: agree to about 1e-6 of the result's scale, and a score's rounding is amplified by exp().
+FLOAT32_TOLERANCE = 1e-3
+
+
+def _same_value(x, y, tolerance: str = "float64") -> bool:
     import numpy as np
 
     if isinstance(x, tuple) or isinstance(y, tuple):
         return (isinstance(x, tuple) and isinstance(y, tuple) and len(x) == len(y)
-                and all(_same_value(p, q) for p, q in zip(x, y)))
+                and all(_same_value(p, q, tolerance) for p, q in zip(x, y)))
     if isinstance(x, np.ndarray) or isinstance(y, np.ndarray):
         if not (isinstance(x, np.ndarray) and isinstance(y, np.ndarray)):
             return False
-        if x.shape != y.shape or x.dtype != y.dtype:
+        loose = tolerance == "float32"
+        if x.shape != y.shape or (x.dtype != y.dtype and not (loose and x.dtype.kind == y.dtype.kind == "f")):
             return False
+        rtol, atol = (0.0, FLOAT32_TOLERANCE) if loose else (RTOL, ATOL)
         try:
             with np.errstate(all="ignore"):
                 fx, fy = x.astype(np.float64), y.astype(np.float64)
                 scale = float(np.max(np.abs(fy[np.isfinite(fy)]), initial=1.0))
-                return bool(np.allclose(fx, fy, rtol=RTOL, atol=ATOL * max(1.0, scale), equal_nan=True))
+                return bool(np.allclose(fx, fy, rtol=rtol, atol=atol * max(1.0, scale), equal_nan=True))
         except (TypeError, ValueError):
             return bool(np.array_equal(x, y))
     return type(x) is type(y) and repr(x) == repr(y)
@@ -134,83 +199,146 @@ def _same_value(x, y) -> bool:
 
 @dataclass(frozen=True)
 class Diagnosis:
-    """The known bugs an answer behaved like on every input tried (``stems``), described."""
+    """The known bugs an answer behaved like (``stems``), described, and the battery's error
+    cases it does not raise ValueError for (``unchecked``), said when its bug is a value bug."""
 
     stems: tuple[str, ...]
     description: str
+    unchecked: tuple[str, ...] = ()
+    #: Files that did the same on every valid input but not on the others, passed over for
+    #: ``stems`` (the self-check requires them to be declared twins: see ``match``).
+    alike_on_valid: tuple[str, ...] = ()
 
     def sentence(self) -> str:
-        return f"Your answer behaves like a known bug: {self.description}."
+        from dojo.messages import message, text
+        from dojo.verdict import unchecked_message
+
+        said = text(message("diagnosis", description_text=self.description))
+        if self.unchecked:
+            said += " " + text(unchecked_message(list(self.unchecked)))
+        return said
 
 
-def _remember(store: list, outcome: Outcome) -> Outcome:
-    store.append(outcome)
-    return outcome
-
-
-def probes(kata: str) -> tuple[list[dict], list[dict]]:
-    """(valid inputs, bad inputs) from the kata's compare battery; ([], []) without one."""
+def probes(kata: str) -> tuple[list[dict], list[dict], list[str]]:
+    """(valid inputs, bad inputs, the bad inputs' names) from the kata's compare battery; empty
+    lists without one."""
     from dojo.batteries import BATTERIES
 
     try:
         battery = BATTERIES[kata]
     except Exception:  # no battery (or a broken one): diagnose from the failing input alone
-        return [], []
-    valid, bad = [], []
+        return [], [], []
+    valid, bad, names = [], [], []
     for case in battery.cases:
         if getattr(case, "max_bytes", None) is not None:
             continue  # a case about memory: large and slow, and values cannot show its bug
-        (bad if case.kind == "error" else valid).append(battery.inputs(case))
-    return valid, bad
+        if case.kind == "error":
+            bad.append(battery.inputs(case))
+            names.append(case.name)
+        else:
+            valid.append(battery.inputs(case))
+    return valid, bad, names
 
 
 def diagnose(kata: str, function: str, candidate, failing: list[dict], folder: Path = WRONG,
-             budget: float = BUDGET, call: float = CALL_SECONDS) -> Diagnosis | None:
+             budget: float = BUDGET, call: float = CALL_SECONDS, exclude: tuple[str, ...] = ()) -> Diagnosis | None:
     """The known bug ``candidate`` behaves like, or None.
 
     A catalogue file is named only if it does what the candidate does on every input tried:
     ``failing`` (the calls of the input the candidate failed on) and every case of the kata's
-    battery, valid and bad alike, and its bug shows on them. An answer with two bugs therefore
-    gets no diagnosis, and a right answer never gets one."""
-    valid, bad = probes(kata)
+    battery, valid and bad alike, and its bug shows on them; failing that, if it does what the
+    candidate does on every valid input and its bug shows there (see the module's docstring).
+    An answer with two value bugs therefore gets no diagnosis, and a right answer never gets
+    one. ``exclude``: stems left out of the catalogue (the self-check's own use)."""
+    valid, bad, names = probes(kata)
     inputs = [*failing, *valid, *bad]  # the failing calls first: they tell most bugs apart at once
     clock = _Clock(budget, call)
     try:
         mine = [clock.run(candidate, kw) for kw in inputs]
     except _OutOfTime:
         return None
-    return match(kata, function, inputs, mine, folder, clock)
+    labels = [None] * (len(failing) + len(valid)) + names
+    return match(kata, function, inputs, mine, folder, clock, labels, exclude)
 
 
 def match(kata: str, function: str, inputs: list[dict], mine: list[Outcome], folder: Path = WRONG,
-          clock: _Clock | None = None) -> Diagnosis | None:
-    """The catalogue files that do on every one of ``inputs`` what the candidate did (``mine``)
-    and whose bug shows on them (they differ from the reference somewhere)."""
+          clock: _Clock | None = None, names: list[str | None] | None = None,
+          exclude: tuple[str, ...] = ()) -> Diagnosis | None:
+    """The catalogue files that do what the candidate did (``mine``) on every one of
+    ``inputs``, or failing that on the valid ones, and whose bug shows there. ``names``: what
+    to call each input the contract rules out, for ``Diagnosis.unchecked`` (None: unnamed)."""
     clock = clock or _Clock(BUDGET, CALL_SECONDS)
+    names = names or [None] * len(inputs)
     if not inputs or any(o.status not in ("returned", "raised") for o in mine):
         return None  # a hang or a crash is reported as such; no catalogue entry explains it better
     try:
-        reference = load_kata(ROOT / "solutions" / f"{kata}.py", function)
+        reference = _project_function(ROOT / "solutions" / f"{kata}.py", function)
+    except (Exception, KataTimeout):  # no reference to compare with: say nothing
+        return None
+    try:
         correct = [clock.run(reference, kw) for kw in inputs]
-        chosen = []
+        valid = [i for i, o in enumerate(correct) if o.status == "returned"]
+        ruled_out = [i for i, o in enumerate(correct) if o.status == "raised"]
+        full, on_values = [], []
         for entry in catalogue(kata, folder):
-            if not entry.shows_in_values:
+            if not entry.shows_in_values or entry.first_draft_of or entry.stem in exclude:
                 continue
             try:
-                fn = load_kata(entry.path, function)
-            except (KataProblem, KataTimeout):
+                fn = _project_function(entry.path, function)
+            except (Exception, KataTimeout):  # a broken catalogue file names nothing
                 continue
-            theirs: list[Outcome] = []
-            if all(same_behaviour(_remember(theirs, clock.run(fn, kw)), o) for kw, o in zip(inputs, mine)) and not all(
-                same_behaviour(a, b) for a, b in zip(theirs, correct)
-            ):  # it does what you did, and its bug shows on these inputs
-                chosen.append(entry)
+            found, wrong_value = _compare(fn, entry.tolerance, inputs, mine, correct, valid, ruled_out, clock)
+            if found == "full":
+                full.append((entry, wrong_value))
+            elif found == "values":
+                on_values.append((entry, True))
     except _OutOfTime:
         return None  # a verdict must not wait for this: say nothing rather than guess
-    except (KataProblem, KataTimeout):
-        return None
+    chosen = full or on_values
     if not chosen:
         return None
-    descriptions = list(dict.fromkeys(e.description for e in chosen))
+    unchecked = ()
+    if any(value_bug for _, value_bug in chosen):  # a check bug's own description says it all
+        unchecked = tuple(names[i] for i in ruled_out if names[i]
+                          and not (mine[i].status == "raised" and mine[i].value_error))
+    descriptions = list(dict.fromkeys(e.description for e, _ in chosen))
     text = descriptions[0] if len(descriptions) == 1 else "; or equally, ".join(descriptions)
-    return Diagnosis(tuple(e.stem for e in chosen), text)
+    alike = tuple(e.stem for e, _ in on_values) if full else ()
+    return Diagnosis(tuple(e.stem for e, _ in chosen), text, unchecked, alike)
+
+
+def _checks_differ(a: Outcome, b: Outcome) -> bool:
+    """One call raised ValueError and the other returned: a check, not a value, tells them apart."""
+    return {a.status, b.status} == {"raised", "returned"} and (a.value_error or b.value_error)
+
+
+def _compare(fn, tolerance, inputs, mine, correct, valid, ruled_out, clock) -> tuple[str | None, bool]:
+    """("full", wrong_value) if ``fn`` does what the candidate did on every input and its bug
+    shows there; ("values", True) if it does on every valid input but those where one of them
+    raised ValueError and the other returned, and returns a wrong value on one of the others;
+    else (None, …). ``wrong_value``: it returns a wrong value on a valid input. Stops at the
+    first difference."""
+    theirs: dict[int, Outcome] = {}
+
+    def run(i: int) -> Outcome:
+        if i not in theirs:
+            theirs[i] = clock.run(fn, inputs[i])
+        return theirs[i]
+
+    checks = []
+    for i in valid:
+        if same_behaviour(run(i), mine[i], tolerance):
+            continue
+        if not _checks_differ(theirs[i], mine[i]):
+            return None, False
+        checks.append(i)
+    # Its bug shows where it differs from the reference by more than its tolerance (a float32
+    # answer by more than float32's rounding: on an input float32 cannot represent). A wrong
+    # value is a value bug; a ValueError on a valid input may be a check or NumPy's complaint
+    # about shapes, so it is no evidence of one.
+    wrong_value = any(theirs[i].status == "returned" and not same_behaviour(theirs[i], correct[i], tolerance)
+                      for i in valid if i not in checks)
+    if not checks and all(same_behaviour(run(i), mine[i], tolerance) for i in ruled_out):
+        if any(not same_behaviour(theirs[i], correct[i], tolerance) for i in [*valid, *ruled_out]):
+            return "full", wrong_value
+    return ("values" if wrong_value else None), wrong_value

@@ -80,6 +80,10 @@ ENGLISH: dict[str, str] = {
     "input.example": "failing input (shrunk by Hypothesis):",
     # -- the diagnosis ------------------------------------------------------------------------
     "diagnosis": "Your answer behaves like a known bug: {description_text}.",
+    # what the answer itself did on the compare battery's inputs that the contract rules out
+    # (cases_text: the battery's names of those cases, joined with "; ")
+    "diagnosis.unchecked": "It also does not raise ValueError for: {cases_text}.",
+    "diagnosis.unchecked-more": "It also does not raise ValueError for: {cases_text}; and {count} more.",
     # -- a kata file that cannot be judged at all ------------------------------------------------
     "kata.not-started": ("not implemented yet. Write {function}() in {file} (the docstring is the contract), "
                          "then run this again."),

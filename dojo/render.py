@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from dojo.env import Env
-from dojo.verdict import diagnosis_description, properties_of  # noqa: F401 (properties_of: re-exported)
+from dojo.verdict import diagnosis_description, properties_of, unchecked_message  # noqa: F401 (properties_of: re-exported)
 
 CODES = {"red": "31", "green": "32", "yellow": "33", "blue": "34", "magenta": "35",
          "cyan": "36", "bold": "1", "dim": "2"}
@@ -140,7 +140,10 @@ def failure_text(record: dict, function: str, header: str | None = None) -> str:
         what += "\n" + text(record["hint"])
     lines = ([header, ""] if header else []) + [_indent(what)]
     if described:
-        lines += ["", _indent(text(message("diagnosis", description_text=described)))]
+        said = text(message("diagnosis", description_text=described))
+        if record.get("unchecked"):  # the contract's bad inputs it lets through (dojo/diagnosis.py)
+            said += "\n" + text(unchecked_message(record["unchecked"]))
+        lines += ["", _indent(said)]
     label = record.get("inputs_label")
     calls = record.get("calls") or []
     if label and calls:

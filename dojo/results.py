@@ -100,7 +100,7 @@ def _test(r: dict, kata: registry.Kata, source: str | None) -> dict:
         ours["failing_call"] = call_text(kata.function, r["calls"][0])
     if r.get("diagnosis"):
         ours["diagnosis"] = {"id": r["diagnosis"], "description": diagnosis_description(r["diagnosis"]),
-                             "behaves_like": r.get("behaves_like") or []}
+                             "behaves_like": r.get("behaves_like") or [], "unchecked": r.get("unchecked") or []}
     test["dojo"] = ours
     return test
 

@@ -18,7 +18,8 @@ A property record (``Property``):
   input it is (``input.shrunk``, ``input.hung-on`` …); ``example``: Hypothesis's own text of the
   input when the calls were not recorded.
 - ``diagnosis``: the catalogue id of the known bug it behaves like (``masked_attention/mask_inverted``)
-  and ``behaves_like`` the stems; ``seconds``; ``output``: what the candidate's code printed
+  and ``behaves_like`` the stems; ``unchecked``: the names of the compare battery's error cases
+  the answer does not raise ValueError for, when the known bug is a value bug; ``seconds``; ``output``: what the candidate's code printed
   while the property ran; ``node``: the pytest node id.
 """
 
@@ -181,6 +182,21 @@ def diagnosis_description(diagnosis: str | None) -> str | None:
     except (OSError, SyntaxError, ValueError):
         return None
     return doc.strip().splitlines()[0].rstrip(".")
+
+
+#: At most this many of the cases a diagnosis says are unchecked are named; the rest are counted.
+UNCHECKED_SHOWN = 4
+
+
+def unchecked_message(names: list[str]) -> dict:
+    """'It also does not raise ValueError for: …', from a diagnosis's ``unchecked`` (the names
+    of the compare battery's error cases the answer let through, ``dojo/diagnosis.py``)."""
+    from dojo.messages import message
+
+    shown = "; ".join(str(n) for n in names[:UNCHECKED_SHOWN])
+    if len(names) > UNCHECKED_SHOWN:
+        return message("diagnosis.unchecked-more", cases_text=shown, count=len(names) - UNCHECKED_SHOWN)
+    return message("diagnosis.unchecked", cases_text=shown)
 
 
 # -- stored references: what state.json and history.jsonl keep of a verdict ----------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dojo.batteries import Battery, Case, Panel, Speed, normal, one_allowed_per_row, set_entry
+from dojo.batteries import Battery, Case, Panel, Speed, fixed, normal, one_allowed_per_row, set_entry
 
 
 def _bw(n, m, d_k, d_v, scale=1.0, mask=None, d_scale=1.0):
@@ -148,6 +148,10 @@ BATTERY = Battery(
         Case("d_out = 0", lambda r: {**_bw(3, 4, 2, 3)(r), "d_out": np.zeros((3, 3))}),
         Case("float32 inputs (computed in float64)",
              lambda r: {a: x.astype(np.float32) for a, x in _bw(3, 4, 3, 2)(r).items()}),
+        # q·k of about 2**20 apart by 0.06: float32 rounds the two keys' first entries to one value
+        Case("keys 6e-8 apart under q ~ 2**20 (lost in float32)",
+             fixed(q=np.array([[2.0**20, 0.0]]), k=np.array([[1.0, 1e4], [1.0 + 5.7e-8, 2e4]]),
+                   v=np.array([[0.0, 1.0], [1.0, 0.0]]), d_out=np.array([[1.0, 0.5]]), mask=None)),
         Case("nested-list inputs", lambda r: {a: x.tolist() for a, x in _bw(2, 3, 2, 2)(r).items()}),
         Case("integer inputs", lambda r: {a: np.round(x * 3).astype(np.int64) for a, x in _bw(3, 3, 2, 2, 0.5)(r).items()}),
         *(_bw_random(i) for i in range(8)),

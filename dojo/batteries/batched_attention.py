@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dojo.batteries import Battery, Case, Panel, Speed, normal, set_entry
+from dojo.batteries import Battery, Case, Panel, Speed, fixed, normal, set_entry
 
 
 def _pad(kind, B, n, rng):
@@ -133,6 +133,10 @@ BATTERY = Battery(
         Case("padded positions hold values ~1e9", _huge_padding),
         Case("causal given as numpy.bool_", lambda r: {**_ba(2, 3, 2, 1, "right")(r), "causal": np.bool_(True)}),
         Case("float32 inputs (computed in float64)", _forms(lambda a: a.astype(np.float32))),
+        Case("positions 0.06 apart near 2**20 (lost in float32)",
+             fixed(x=np.array([[[2.0**20], [2.0**20 + 0.06]]]), in_proj_weight=np.array([[2.0**-20], [1.0], [2.0**-20]]),
+                   in_proj_bias=np.zeros(3), out_proj_weight=np.array([[1.0]]), out_proj_bias=np.zeros(1),
+                   num_heads=1, key_padding_mask=None, causal=False)),
         Case("nested-list inputs", _forms(lambda a: a.tolist())),
         *(_ba_random(i) for i in range(8)),
         Case("num_heads = 0", _ba_error(num_heads=0), "error"),

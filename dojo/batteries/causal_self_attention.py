@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dojo.batteries import Battery, Case, Panel, Speed, normal, set_entry, torch_weights
+from dojo.batteries import Battery, Case, Panel, Speed, fixed, normal, set_entry, torch_weights
 
 
 def _causal(n, d_model, d_k, d_v, scale=1.0):
@@ -70,6 +70,9 @@ BATTERY = Battery(
         Case("float32 inputs (computed in float64)",
              lambda r: {a: x.astype(np.float32) for a, x in _causal(4, 3, 2, 3)(r).items()}),
         Case("identical positions", _repeated_positions),
+        Case("positions 0.06 apart near 2**20 (lost in float32)",
+             fixed(x=np.array([[2.0**20], [2.0**20 + 0.06]]), w_q=np.array([[2.0**-20]]), w_k=np.array([[1.0]]),
+                   w_v=np.array([[2.0**-20, 1.0]]))),
         Case("nested-list inputs", lambda r: {k: v.tolist() for k, v in _causal(3, 2, 2, 2)(r).items()}),
         *(_causal_random(i) for i in range(8)),
         Case("x is 1-D", _causal_error(x=lambda kw: kw["x"][0]), "error"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dojo.batteries import Battery, Case, Panel, Speed, normal, set_entry
+from dojo.batteries import Battery, Case, Panel, Speed, fixed, normal, set_entry
 
 #: The contract's memory bound: at n = m = 2048, d_k = d_v = 16, block_size = 64, resident memory grows by under 16 MiB.
 MEMORY_BOUND = 16 * 2**20  # as tests/test_flash_attention.py: resident memory growth, measured from outside
@@ -115,6 +115,9 @@ BATTERY = Battery(
         Case("block_size as numpy.int64", lambda r: {**_flash(3, 5, 2, 2, 2)(r), "block_size": np.int64(2)}),
         Case("float32 inputs (computed in float64)",
              lambda r: {a: (x.astype(np.float32) if isinstance(x, np.ndarray) else x) for a, x in _flash(3, 5, 3, 2, 2)(r).items()}),
+        Case("keys 0.06 apart near 2**20 (lost in float32)",
+             fixed(q=np.array([[1.0]]), k=np.array([[2.0**20], [2.0**20 + 0.06]]), v=np.array([[0.0, 1.0], [1.0, 0.0]]),
+                   block_size=1, causal=False)),
         Case("nested-list inputs", lambda r: {a: (x.tolist() if isinstance(x, np.ndarray) else x) for a, x in _flash(2, 4, 2, 2, 3)(r).items()}),
         Case("the memory bound: n = m = 2048, d = 16, block_size = 64, under 16 MiB",
              _flash(2048, 2048, 16, 16, 64), max_bytes=MEMORY_BOUND),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dojo.batteries import Battery, Case, Panel, Speed, normal, set_entry, torch_weights
+from dojo.batteries import Battery, Case, Panel, Speed, fixed, normal, set_entry, torch_weights
 
 
 def _qkv(rng, n, m, d_k, d_v, scale=1.0):
@@ -78,6 +78,8 @@ BATTERY = Battery(
         Case("future keys 1e12 long along q[0] (must stay exactly 0)", _huge_future),
         Case("float32 inputs (computed in float64)",
              lambda r: {a: x.astype(np.float32) for a, x in _qkv(r, 2, 4, 3, 2).items()}),
+        Case("keys 0.06 apart near 2**20 (lost in float32)",
+             fixed(q=np.array([[1.0]]), k=np.array([[2.0**20], [2.0**20 + 0.06]]), v=np.array([[0.0, 1.0], [1.0, 0.0]]))),
         Case("nested-list inputs", lambda r: {a: x.tolist() for a, x in _qkv(r, 2, 3, 2, 2).items()}),
         Case("integer inputs", lambda r: {a: np.round(x).astype(np.int64) for a, x in _qkv(r, 2, 4, 3, 2, 3.0).items()}),
         *(_random(i) for i in range(8)),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dojo.batteries import Battery, Case, Panel, Speed, normal, one_allowed_per_row, set_entry, torch_weights
+from dojo.batteries import Battery, Case, Panel, Speed, fixed, normal, one_allowed_per_row, set_entry, torch_weights
 
 
 def _qkv(rng, n, m, d_k, d_v, scale=1.0):
@@ -106,6 +106,9 @@ BATTERY = Battery(
         Case("causal mask, scores above 1e9 (blocked must stay exactly 0)", _attn(4, 4, 2, 3, scale=1e5, mask="causal")),
         Case("float32 inputs (computed in float64)",
              lambda r: {a: x.astype(np.float32) for a, x in _attn(3, 4, 3, 2)(r).items()}),
+        Case("keys 0.06 apart near 2**20 (lost in float32)",
+             fixed(q=np.array([[1.0], [0.5]]), k=np.array([[2.0**20], [2.0**20 + 0.06]]),
+                   v=np.array([[0.0, 1.0], [1.0, 0.0]]), mask=None)),
         Case("nested-list inputs", lambda r: {a: normal(r, s).tolist() for a, s in zip("qkv", [(2, 3), (4, 3), (4, 2)])}),
         Case("integer inputs", lambda r: {a: np.round(normal(r, s, 3.0)).astype(np.int64) for a, s in zip("qkv", [(2, 3), (3, 3), (3, 2)])}),
         *(_attn_random(i) for i in range(8)),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dojo.batteries import Battery, Case, Panel, Speed, normal, set_entry, torch_weights
+from dojo.batteries import Battery, Case, Panel, Speed, fixed, normal, set_entry, torch_weights
 
 
 def _mha(n, d_model, h, d_k, d_v, d_out, causal=False, scale=1.0):
@@ -75,6 +75,9 @@ BATTERY = Battery(
         Case("float32 inputs (computed in float64)",
              lambda r: {k: (v.astype(np.float32) if isinstance(v, np.ndarray) else v)
                         for k, v in _mha(3, 4, 2, 2, 3, 2)(r).items()}),
+        Case("positions 0.06 apart near 2**20 (lost in float32)",
+             fixed(x=np.array([[2.0**20], [2.0**20 + 0.06]]), w_q=np.array([[2.0**-20]]), w_k=np.array([[1.0]]),
+                   w_v=np.array([[2.0**-20]]), w_o=np.array([[1.0, -1.0]]), num_heads=1, causal=False)),
         Case("nested-list inputs", lambda r: {k: (v.tolist() if isinstance(v, np.ndarray) else v)
                                               for k, v in _mha(3, 4, 2, 2, 2, 3)(r).items()}),
         *(_mha_random(i) for i in range(8)),

@@ -198,21 +198,22 @@ def section_agreement(c: Comparison, yours) -> tuple[list[dict], str | None]:
             for ln in agreement_section(env, rows, battery, c.width):
                 env.say(ln)
             if not all(r["agree"] for r in rows):
-                _known_bug(c, outcomes)
+                _known_bug(c, outcomes, [r["case"] for r in rows])
     c.report["cases"] = rows
     disagree = sum(not r["agree"] for r in rows)
     c.report["agree"] = disagree == 0
     return rows, broken
 
 
-def _known_bug(c: Comparison, outcomes: list) -> None:
+def _known_bug(c: Comparison, outcomes: list, names: list[str]) -> None:
     """Name the catalogued wrong answer that yours behaves like, if one does (dojo/diagnosis.py)."""
     from dojo.diagnosis import match
 
-    found = match(c.kata.module, c.kata.function, [i for i, _ in outcomes], [o for _, o in outcomes])
+    found = match(c.kata.module, c.kata.function, [i for i, _ in outcomes], [o for _, o in outcomes], names=names)
     if found is not None:
         c.env.say(paint(c.env, found.sentence(), "yellow", "bold"))
-        c.report["diagnosis"] = {"description": found.description, "behaves_like": list(found.stems)}
+        c.report["diagnosis"] = {"description": found.description, "behaves_like": list(found.stems),
+                                 "unchecked": list(found.unchecked)}
 
 
 def section_maps(c: Comparison, yours, rows: list[dict], broken: str | None, png_path: Path | None) -> None:

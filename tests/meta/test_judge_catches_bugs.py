@@ -31,7 +31,19 @@ def test_every_realistic_bug_is_caught(case):
     function = registry.get(kata).function
     # generous limits: a busy machine must not turn a slow call into a missing diagnosis
     found = diagnose(kata, function, load_kata(path, function), caught[0].calls, budget=60, call=1)
-    entry = next(k for k in catalogue(kata) if k.stem == path.stem)
+    known = {k.stem: k for k in catalogue(kata)}
+    entry = known[path.stem]
+    if entry.first_draft_of:  # a first draft without checks: its value bug named, its checks said apart
+        named = known[entry.first_draft_of]
+        twins = {named.stem, *named.behaves_like}
+        assert found is not None and named.stem in found.stems and set(found.stems) <= twins, (
+            f"{kata}/{path.name}, a first draft of {named.stem}, is not diagnosed as {named.stem} (got {found})"
+        )
+        assert sorted(found.unchecked) == sorted(entry.unchecked), (
+            f"{kata}/{path.name}: the diagnosis says it does not raise ValueError for {sorted(found.unchecked)}, "
+            f"the file's UNCHECKED says {sorted(entry.unchecked)}"
+        )
+        return
     if not entry.shows_in_values:  # caught another way (e.g. memory): values cannot name it
         assert found is None, f"{kata}/{path.name} is diagnosed although values cannot show its bug: {found}"
         return
@@ -43,6 +55,16 @@ def test_every_realistic_bug_is_caught(case):
     assert set(found.stems) <= twins, (
         f"{kata}/{path.name} behaves like {sorted(set(found.stems) - twins)} on every input tried: "
         f"add a battery case that tells them apart, or declare BEHAVES_LIKE in both files"
+    )
+    assert sorted(found.unchecked) == sorted(entry.unchecked), (
+        f"{kata}/{path.name}: the diagnosis says it does not raise ValueError for {sorted(found.unchecked)}, "
+        f"the file's UNCHECKED says {sorted(entry.unchecked)}"
+    )
+    # Named on its valid inputs alone (as a first draft would be), no other file may be taken for
+    # it: files that differ only in their checks must differ on valid inputs too, or be twins.
+    assert set(found.alike_on_valid) <= twins, (
+        f"{kata}/{path.name} behaves like {sorted(set(found.alike_on_valid) - twins)} on every valid input "
+        f"tried: add a battery case that tells them apart, or declare BEHAVES_LIKE in both files"
     )
 
 

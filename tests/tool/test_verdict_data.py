@@ -43,12 +43,14 @@ def ids_in(value):
 
 @pytest.fixture(scope="module")
 def verdicts(tmp_path_factory):
-    """Real verdicts: a wrong value (diagnosed), an exception on a valid input, a hang."""
+    """Real verdicts: a wrong value (diagnosed), an exception on a valid input, a hang, a first
+    draft without input checks (diagnosed, its missing checks said apart)."""
     found = {}
     for kata, source in (("softmax", WRONG / "softmax" / "global_max_shift.py"),
                          ("masked_attention", "import numpy as np\n\ndef scaled_dot_product_attention(q, k, v, mask=None):\n"
                                               "    raise KeyError('oops')\n"),
-                         ("softmax", WRONG / "softmax" / "hangs_on_long_slices.py")):
+                         ("softmax", WRONG / "softmax" / "hangs_on_long_slices.py"),
+                         ("softmax", WRONG / "softmax" / "draft_global_max_shift.py")):
         impl = tmp_path_factory.mktemp("impl")
         text = source.read_text() if hasattr(source, "read_text") else source
         (impl / f"{kata}.py").write_text(text)
@@ -103,6 +105,28 @@ def test_every_screen_renders_the_messages(verdicts, pseudo_language):
     screen = "\n".join(verdict_lines(env, verdicts["softmax:global_max_shift"], registry.get("softmax"), "x"))
     assert "⟦diagnosis⟧" in screen and "behaves like" not in screen
     assert failure_words({"state": "cannot-import"}, "softmax") == "⟦first-failure.cannot-import⟧"
+
+
+def test_a_first_draft_is_named_for_its_value_bug_with_its_missing_checks_apart(verdicts, monkeypatch):
+    """A global-max softmax without input checks: named as the catalogue's global_max_shift (which
+    checks its inputs) on its valid inputs, and the compare battery's error cases it lets through
+    said on their own line, as data in the record (tests/meta/wrong/softmax/draft_global_max_shift.py
+    lists them, worked out by hand)."""
+    monkeypatch.setattr(messages, "LANGUAGE", "en")
+    v = verdicts["softmax:draft_global_max_shift"]
+    assert v.diagnosis == "softmax/global_max_shift"
+    record = next(r for r in v.failures if r.get("diagnosis"))
+    assert record["unchecked"] == ["NaN in x", "+inf in x", "a slice entirely -inf",
+                                   "a slice entirely -inf along axis=0", "0-d input (a scalar)"]
+    screen = " ".join("\n".join(verdict_lines(Env(root=REPO), v, registry.get("softmax"), "x")).split())
+    assert f"Your answer behaves like a known bug: {DESCRIPTION}." in screen
+    assert ("It also does not raise ValueError for: NaN in x; +inf in x; a slice entirely -inf; "
+            "a slice entirely -inf along axis=0; and 1 more.") in screen
+    ours = next(t for t in results(v, registry.get("softmax"))["tests"] if t.get("dojo", {}).get("diagnosis"))
+    assert ours["dojo"]["diagnosis"]["unchecked"] == record["unchecked"]
+    plain = " ".join("\n".join(verdict_lines(Env(root=REPO), verdicts["softmax:global_max_shift"],
+                                             registry.get("softmax"), "x")).split())
+    assert f"behaves like a known bug: {DESCRIPTION}." in plain and "also does not raise" not in plain
 
 
 # -- files from before ids ---------------------------------------------------------------------

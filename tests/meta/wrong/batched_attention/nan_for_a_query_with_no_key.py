@@ -3,6 +3,9 @@ import numbers
 
 import numpy as np
 
+#: An error case of the battery it lets through (it never checks out for overflow).
+UNCHECKED = ('out overflows',)
+
 
 def batched_multihead_attention(x, in_proj_weight, in_proj_bias, out_proj_weight, out_proj_bias,
                                 num_heads, key_padding_mask=None, causal=False):
