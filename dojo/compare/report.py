@@ -92,11 +92,14 @@ def agreement_section(env: Env, rows: list[dict], battery, width: int | None = N
 
 
 def speed_section(env: Env, speed: dict, width: int | None = None) -> list[str]:
-    small, big = speed["sizes"]
+    from dojo.messages import message, text
+
+    small, big = speed["shown"]
     th = speed["threads"]
     torch_threads = f", torch {th['torch']}" if "torch" in th else ""
-    lines = fit(f"float64, {speed['what']}; n = {small} and {big}. Threads: {th['numpy']} ({th['source']}){torch_threads}.",
-                width)
+    lines = fit(f"float64, {speed['what']}. Threads: {th['numpy']} ({th['source']}){torch_threads}.", width)
+    lines += fit(text(message("compare.speed.timed-at", sizes=", ".join(map(str, speed["sizes"])),
+                              rounds=speed["rounds"])), width)
     cells = []
     for name in ("reference", "yours", "torch"):
         row = speed["rows"][name]
@@ -115,14 +118,15 @@ def speed_section(env: Env, speed: dict, width: int | None = None) -> list[str]:
             human_time(row["seconds"].get(big)),
             memory(big),
             (f"{ratio:.2f}×" if ratio < 10 else f"{ratio:.0f}×") if ratio else "—",
-            f"n^{row['growth']:.1f}" if row.get("growth") is not None else (row.get("problem") or "—"),
+            text(row["problem"]) if row.get("problem") and not row["times"] else text(row["growth_cell"]),
             f"n^{memory_growth:.1f}" if memory_growth is not None else "—",
         ])
-    lines += table(cells, ["", f"n={small}", "peak memory", f"n={big}", "peak memory", "vs reference",
+    versus = "vs reference" if speed["ratio_n"] == big else f"vs reference (n={speed['ratio_n']})"
+    lines += table(cells, ["", f"n={small}", "peak memory", f"n={big}", "peak memory", versus,
                            "time grows like", "memory grows like"])
     lines.append("")
-    for colour, sentence in speed["notes"]:
-        lines += [paint(env, ln, colour) for ln in fit(sentence, width)]
+    for colour, note in speed["notes"]:
+        lines += [paint(env, ln, colour) for ln in fit(text(note), width)]
     return lines
 
 

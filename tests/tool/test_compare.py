@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dojo import registry
+from dojo import messages, registry
 from dojo.batteries import BATTERIES
 from dojo.compare import pick
 from dojo.env import Env
@@ -62,7 +62,7 @@ def scaled_dot_product_attention(q, k, v, mask=None):
     return w @ v, w
 '''
 
-SLOW_SOFTMAX = '''"""Right answers, but every call on a sizeable input sleeps."""
+SLOW_SOFTMAX = '''"""Right answers, but every call on a sizeable input burns 0.03 s of CPU."""
 import time
 
 import numpy as np
@@ -78,7 +78,9 @@ def softmax(x, axis=-1):
     if np.isneginf(peak).any():
         raise ValueError("a slice is all -inf")
     if x.size >= 64 * 64:
-        time.sleep(0.03)
+        start = time.process_time()
+        while time.process_time() - start < 0.03:
+            pass
     e = np.exp(x - peak)
     return e / e.sum(axis=axis, keepdims=True)
 '''
@@ -400,19 +402,30 @@ def test_png_size_matches_what_is_drawn():
 def test_a_slow_implementation_is_flagged(sandbox, tmp_path):
     sandbox.write_kata("softmax", SLOW_SOFTMAX)
     report = tmp_path / "compare.json"
-    r = sandbox.run("compare", "softmax", "--sizes", "64,128", "--json", str(report), timeout=120)
+    r = sandbox.run("compare", "softmax", "--sizes", "64,96,128,192", "--json", str(report), timeout=120)
     assert r.code == 0, r.out + r.err
     speed = section(r.out, 3)
-    assert "n = 64 and 128" in speed and "Threads:" in speed
+    assert "Timed at n = 64, 96, 128, 192: for each, the least CPU time of one call over" in speed
+    assert "Threads:" in speed
     for name in ("reference", "yours", "torch"):
         assert re.search(rf"^{name} +\S", speed, re.M), speed
-    assert "time grows like" in speed and "n^" in speed
-    assert re.search(r"Yours is [\d.]+× slower than the reference at n=128", speed), speed
+    assert "time grows like" in speed
+    assert re.search(r"Yours is [\d.]+× slower than the reference at n=192", speed), speed
     data = json.loads(report.read_text())
     rows = data["speed"]["rows"]
     assert rows["yours"]["ratio"] > 3
     assert rows["reference"]["peak_bytes"] > 64 * 64 * 8
     assert data["speed"]["threads"]["torch"] == data["speed"]["threads"]["numpy"]
+    assert data["speed"]["clock"] == "cpu" and data["speed"]["sizes"] == [64, 96, 128, 192]
+    for name in ("reference", "yours", "torch"):
+        times = rows[name]["times"]
+        assert sorted(int(n) for n in times) == [64, 96, 128, 192], (name, times)
+        assert all(len(ts) >= 1 for ts in times.values())
+    # yours costs 0.03 s of CPU a call at every size: the worker's CPU time, recorded as such
+    assert all(0.03 <= min(ts) < 0.06 for ts in rows["yours"]["times"].values()), rows["yours"]["times"]
+    claim = data["speed"]["claim"]
+    assert claim["message"]["id"].startswith("compare.growth.")
+    assert " ".join(messages.text(claim["message"]).split()) in " ".join(speed.split())
 
 
 def test_speed_is_skipped_for_a_wrong_answer_without_importing_torch(sandbox, wrong):
