@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Callable
 
 from dojo.cli import Exit, UsageError, kata_arg, number, shown
 from dojo.compare.agreement import ATOL, MAX_TIMEOUTS, RTOL, outcome_json, run_battery
-from dojo.compare.maps import build_maps
+from dojo.compare.maps import build_maps, png_heading
 from dojo.compare.report import agreement_section, diff_lines, fit, fit_width, maps_json, report_json, speed_section
 from dojo.compare.speed import run_speed
 from dojo.compare.unlock import code_diff, code_unlocked, locked_text
@@ -231,7 +231,7 @@ def section_maps(c: Comparison, yours, rows: list[dict], broken: str | None, png
     c.report["maps"] = maps_json(maps)
     c.report["map_notes"] = notes
     if png_path:
-        atomic_write_bytes(png_path, render_png(maps), env)
+        atomic_write_bytes(png_path, render_png(maps, png_heading(c.kata, c.battery)), env)
         env.say(f"Wrote the maps to {shown(env, png_path)}")
 
 
