@@ -53,7 +53,8 @@ def one_run(kata: str, scratch: Path) -> dict:
                 "load": (load_before, load_after)}
     speed = json.loads(report.read_text())["speed"]
     claim = speed["claim"]
-    return {"kind": claim["kind"], "yours": claim["yours"], "reference": claim["reference"],
+    least = {name: {n: min(ts) for n, ts in speed["rows"][name]["times"].items()} for name in ("yours", "reference")}
+    return {"kind": claim["kind"], "yours": claim["yours"], "reference": claim["reference"], "least": least,
             "ratio": speed["rows"]["yours"]["ratio"], "ratio_n": speed["ratio_n"], "rounds": speed["rounds"],
             "section": speed["seconds"], "wall": wall, "load": (load_before, load_after),
             "cells": {name: fitted(row["growth_fit"]) for name, row in speed["rows"].items()}}
@@ -81,6 +82,10 @@ def main() -> int:
                       f"reference {fitted(got['reference']):24} ratio {got['ratio']:.2f} at n={got['ratio_n']}  "
                       f"rounds {got['rounds']}  section {got['section']:.1f} s  whole {got['wall']:.1f} s  "
                       f"load {got['load'][0]:.1f}->{got['load'][1]:.1f}", flush=True)
+                if got["kind"] != "alike":  # what the rule saw
+                    for name, least in got["least"].items():
+                        print(f"{'':24}   {name} least times: "
+                              + ", ".join(f"{n}: {t * 1e3:.3g} ms" for n, t in least.items()), flush=True)
             kinds = [r.get("kind", "error") for r in runs]
             same = len(set(kinds)) == 1
             wrong = [k for k in kinds if k in ("faster", "slower", "error")]

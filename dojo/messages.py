@@ -103,7 +103,7 @@ ENGLISH: dict[str, str] = {
     "compare.speed.slow": "Yours is slow: {problem}.",
     "compare.speed.problem.timeout": "one call at n={n} took longer than {seconds} s",
     "compare.speed.problem.failed": "timing failed at n={n}: {text}",
-    "compare.speed.problem.not-timed": "not timed above n={at}: one call there already took {took}",
+    "compare.speed.not-timed": "Yours was not timed above n={at}: one call there already took {took}.",
     "compare.speed.slower": ("Yours is {times} slower than the reference at n={n}. Look for a Python loop "
                              "over rows or entries, or work repeated per call."),
     "compare.speed.memory": "Yours allocates {times} the reference's peak memory: extra copies of the big arrays?",

@@ -30,7 +30,7 @@ from dojo.messages import message
 SPEED_BUDGET = 0.02
 #: Rounds of timing, interleaved (reference, yours, torch at each size): the least time counts.
 ROUNDS = 3
-#: Further rounds, only while a cheap implementation's growth cannot be told yet.
+#: Further rounds, only while noise may have left the growth of yours or the reference open.
 EXTRA_ROUNDS = 2
 #: A call this slow (seconds) is timed in one round only: a tenth of its CPU time is not noise.
 ONE_ROUND = 0.05
@@ -128,7 +128,7 @@ def _quiet_stderr():
 
 def cpu_best(call, budget: float, max_calls: int = 50) -> float:
     """The least CPU time of this thread over calls of ``call()`` after a warm-up call (just the
-    warm-up when it took ``ONE_ROUND`` or more): torch's timing, as the worker times yours."""
+    warm-up when it took ``ENOUGH_CALL`` or more): torch's timing, as the worker times yours."""
     start = time.thread_time()
     call()
     best = time.thread_time() - start
@@ -202,12 +202,16 @@ def _run_speed(speed, reference, yours, timeout, sizes, shown, threads, source) 
                 return
         row["times"].setdefault(n, []).append(got)
 
-    def wanted(name: str, n: int, round_: int) -> bool:
+    def wanted(name: str, n: int, round_: int, again: set) -> bool:
         """Whether to time ``name`` at ``n`` in this round: going up the ladder in the first
-        round while calls stay quick; again in later rounds only where a call is quick."""
+        round while calls stay quick; again in the other rounds only where a call is quick
+        (``ONE_ROUND``), and in an extra round (``again``: the names whose growth noise left
+        open) wherever it is not slow."""
         row = rows[name]
         if row["problem"] is not None or (name == "torch" and not torch_calls):
             return False
+        if round_ >= ROUNDS:
+            return name in again and n in row["times"] and min(row["times"][n]) < ENOUGH_CALL
         if round_ > 0:
             return n in row["times"] and min(row["times"][n]) < ONE_ROUND
         below = [m for m in sizes if m < n]
@@ -221,20 +225,20 @@ def _run_speed(speed, reference, yours, timeout, sizes, shown, threads, source) 
 
     rounds = 0
     for round_ in range(ROUNDS + EXTRA_ROUNDS):
-        if round_ >= ROUNDS and not _worth_another_round(rows):
+        again = _worth_another_round(rows) if round_ >= ROUNDS else set()
+        if round_ >= ROUNDS and not again:
             break
         for n in sizes:
             for name in NAMES:
-                if wanted(name, n, round_):
+                if wanted(name, n, round_, again):
                     time_one(name, n)
         rounds += 1
     result["rounds"] = rounds
     for row in rows.values():
         row["seconds"] = {n: min(ts) for n, ts in row["times"].items()}
-    timed = sorted(mine["seconds"])
-    if mine["problem"] is None and timed and timed[-1] < sizes[-1]:
-        mine["problem"] = message("compare.speed.problem.not-timed", at=timed[-1],
-                                  took=human_time(mine["seconds"][timed[-1]]))
+    timed = sorted(mine["seconds"])  # where yours stopped going up the ladder: its calls got slow
+    mine["stopped"] = (message("compare.speed.not-timed", at=timed[-1], took=human_time(mine["seconds"][timed[-1]]))
+                       if mine["problem"] is None and timed and timed[-1] < sizes[-1] else None)
 
     # Peak memory at the battery's two sizes, beside the times: the reference and yours through
     # tracemalloc in their workers (precise for small arrays; only for your eyes: the judge's
@@ -272,15 +276,11 @@ def _run_speed(speed, reference, yours, timeout, sizes, shown, threads, source) 
     return result
 
 
-def _worth_another_round(rows: dict) -> bool:
-    """Another round may settle a growth rate that noise left open, where calls are cheap."""
-    for name in ("reference", "yours"):
-        row = rows[name]
-        fit = fit_growth(row["times"])
-        cheap = row["times"] and max(min(ts) for ts in row["times"].values()) < ONE_ROUND
-        if row["problem"] is None and cheap and fit.reason == "loose":
-            return True
-    return False
+def _worth_another_round(rows: dict) -> set[str]:
+    """Yours and the reference, when noise may have left their growth open (a loose fit): an
+    extra round may settle it."""
+    return {name for name in ("reference", "yours")
+            if rows[name]["problem"] is None and fit_growth(rows[name]["times"]).reason == "loose"}
 
 
 def speed_notes(result: dict) -> list[tuple[str, dict]]:
@@ -289,6 +289,8 @@ def speed_notes(result: dict) -> list[tuple[str, dict]]:
     notes = []
     if mine.get("problem"):
         notes.append(("red", message("compare.speed.slow", problem=mine["problem"])))
+    if mine.get("stopped"):
+        notes.append(("dim", mine["stopped"]))
     ratio, at = mine.get("ratio"), result["ratio_n"]
     if ratio and ratio >= SLOWER:
         notes.append(("yellow", message("compare.speed.slower", times=times_text(ratio), n=at)))
