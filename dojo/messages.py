@@ -101,6 +101,7 @@ ENGLISH: dict[str, str] = {
     # -- dojo compare: speed (dojo/compare/speed.py) and growth (dojo/compare/growth.py) -------
     "compare.speed.timed-at": "Timed at n = {sizes}: for each, the least CPU time of one call over {rounds} rounds.",
     "compare.speed.slow": "Yours is slow: {problem}.",
+    "compare.speed.no-torch": "torch cannot be imported ({error})",
     "compare.speed.problem.timeout": "one call at n={n} took longer than {seconds} s",
     "compare.speed.problem.failed": "timing failed at n={n}: {text}",
     "compare.speed.not-timed": "Yours was not timed above n={at}: one call there already took {took}.",

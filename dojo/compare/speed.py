@@ -32,8 +32,8 @@ SPEED_BUDGET = 0.02
 ROUNDS = 3
 #: Further rounds, only while noise may have left the growth of yours or the reference open.
 EXTRA_ROUNDS = 2
-#: A call this slow (seconds) is timed in one round only: a tenth of its CPU time is not noise.
-ONE_ROUND = 0.05
+#: A call this slow (seconds) is timed in one round only (its request is already three calls).
+ONE_ROUND = 0.01
 #: Above a size where one call took longer than this, nothing is timed.
 SLOW_CALL = 1.0
 #: Above a size where one call took longer than this, nothing is timed once ``MIN_SIZES`` are.
@@ -176,7 +176,7 @@ def _run_speed(speed, reference, yours, timeout, sizes, shown, threads, source) 
     try:
         import torch
     except Exception as e:  # noqa: BLE001 - torch missing or broken: a row, not a crash
-        torch_row["problem"] = message("text", text=f"torch cannot be imported ({type(e).__name__})")
+        torch_row["problem"] = message("compare.speed.no-torch", error=type(e).__name__)
     else:
         torch.set_num_threads(threads)
         result["threads"]["torch"] = torch.get_num_threads()
