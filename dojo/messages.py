@@ -99,7 +99,8 @@ ENGLISH: dict[str, str] = {
     "verdict.no-report": "the judge produced no report",
     "verdict.nothing-ran": "no properties ran",
     # -- dojo compare: speed (dojo/compare/speed.py) and growth (dojo/compare/growth.py) -------
-    "compare.speed.timed-at": "Timed at n = {sizes}: for each, the least CPU time of one call over {rounds} rounds.",
+    "compare.speed.timed-at": ("Timed at n = {sizes}: the least CPU time of one call, over {rounds} rounds "
+                               "(one round where a call takes {one_round} or more)."),
     "compare.speed.slow": "Yours is slow: {problem}.",
     "compare.speed.no-torch": "torch cannot be imported ({error})",
     "compare.speed.problem.timeout": "one call at n={n} took longer than {seconds} s",

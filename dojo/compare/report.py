@@ -99,7 +99,7 @@ def speed_section(env: Env, speed: dict, width: int | None = None) -> list[str]:
     torch_threads = f", torch {th['torch']}" if "torch" in th else ""
     lines = fit(f"float64, {speed['what']}. Threads: {th['numpy']} ({th['source']}){torch_threads}.", width)
     lines += fit(text(message("compare.speed.timed-at", sizes=", ".join(map(str, speed["sizes"])),
-                              rounds=speed["rounds"])), width)
+                              rounds=speed["rounds"], one_round=human_time(speed["one_round"]))), width)
     cells = []
     for name in ("reference", "yours", "torch"):
         row = speed["rows"][name]

@@ -166,7 +166,7 @@ def run_speed(env: Env, battery, ref_fn, yours, timeout: float, sizes=None) -> d
 def _run_speed(speed, reference, yours, timeout, sizes, shown, threads, source) -> dict:
     from dojo.isolate import Outcome
 
-    result = {"what": speed.what, "sizes": list(sizes), "shown": list(shown), "clock": "cpu",
+    result = {"what": speed.what, "sizes": list(sizes), "shown": list(shown), "clock": "cpu", "one_round": ONE_ROUND,
               "threads": {"numpy": threads, "source": source}, "rows": {}, "notes": [], "skipped": None}
     inputs = {n: speed.build(n) for n in sizes}
     rows = {name: {"times": {}, "seconds": {}, "peak": {}, "peak_bytes": None, "problem": None} for name in NAMES}
