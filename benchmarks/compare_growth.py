@@ -1,6 +1,7 @@
 """Does `dojo compare` make the same growth claim every time it compares the same correct file?
 
     python benchmarks/compare_growth.py [--runs 5] [KATA ...]
+    python benchmarks/compare_growth.py --file PATH --expect faster KATA
 
 For each kata (default: all ten), `dojo compare KATA --file solutions/KATA.py --json FILE` runs
 --runs times in a row: the reference against a copy of itself, so the true answer is "grows
@@ -9,8 +10,11 @@ like the reference". Each run's speed section is read back from the JSON: the gr
 ratio at the larger size, the section's own wall time and the whole process's. The load
 average is read before and after every run (the machine may be shared). Prints one line a
 run and a summary a kata; exit status 0 when every kata made one claim in all its runs and
-never a wrong one ("faster" or "slower" for a file against itself). Only public tools: the
-standard library and the `dojo` command; the state folder is a scratch one.
+never a wrong one ("faster" or "slower" for a file against itself). With --file, that file is
+compared instead of the reference (one kata), and --expect names the right claim (e.g. "faster"
+for benchmarks/answers/masked_attention_cubic.py, right but doing n times the reference's
+work). Only public tools: the standard library and the `dojo` command; the state folder is a
+scratch one.
 """
 
 from __future__ import annotations
@@ -37,13 +41,14 @@ def fitted(fit: dict) -> str:
     return f"{fit['exponent']:.2f} ± {fit['half_width']:.2f}{mark}"
 
 
-def one_run(kata: str, scratch: Path) -> dict:
+def one_run(kata: str, scratch: Path, file: Path | None = None) -> dict:
     report = scratch / f"{kata}.json"
     env = dict(os.environ, DOJO_STATE_DIR=str(scratch / "state"), NO_COLOR="1")
     env.pop("CI", None)
     load_before = os.getloadavg()[0]
     start = time.monotonic()
-    proc = subprocess.run([sys.executable, "-m", "dojo", "compare", kata, "--file", str(REPO / "solutions" / f"{kata}.py"),
+    file = file or REPO / "solutions" / f"{kata}.py"
+    proc = subprocess.run([sys.executable, "-m", "dojo", "compare", kata, "--file", str(file),
                            "--json", str(report)], cwd=REPO, env=env, capture_output=True, text=True,
                           stdin=subprocess.DEVNULL)
     wall = time.monotonic() - start
@@ -63,8 +68,13 @@ def one_run(kata: str, scratch: Path) -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--file", type=Path, help="compare this file instead of the reference (one kata)")
+    parser.add_argument("--expect", default="alike", choices=("alike", "faster", "slower"),
+                        help="the claim that is right for the file (default: alike, the reference itself)")
     parser.add_argument("katas", nargs="*", default=list(KATAS))
     args = parser.parse_args()
+    if args.file and len(args.katas) != 1:
+        parser.error("--file needs exactly one kata")
     steady = True
     loads = []
     with tempfile.TemporaryDirectory(prefix="dojo-growth-") as tmp:
@@ -72,7 +82,7 @@ def main() -> int:
         for kata in args.katas:
             runs = []
             for i in range(args.runs):
-                got = one_run(kata, scratch)
+                got = one_run(kata, scratch, args.file and args.file.resolve())
                 runs.append(got)
                 loads += list(got["load"])
                 if "error" in got:
@@ -82,13 +92,13 @@ def main() -> int:
                       f"reference {fitted(got['reference']):24} ratio {got['ratio']:.2f} at n={got['ratio_n']}  "
                       f"rounds {got['rounds']}  section {got['section']:.1f} s  whole {got['wall']:.1f} s  "
                       f"load {got['load'][0]:.1f}->{got['load'][1]:.1f}", flush=True)
-                if got["kind"] != "alike":  # what the rule saw
+                if got["kind"] != args.expect:  # what the rule saw
                     for name, least in got["least"].items():
                         print(f"{'':24}   {name} least times: "
                               + ", ".join(f"{n}: {t * 1e3:.3g} ms" for n, t in least.items()), flush=True)
             kinds = [r.get("kind", "error") for r in runs]
             same = len(set(kinds)) == 1
-            wrong = [k for k in kinds if k in ("faster", "slower", "error")]
+            wrong = [k for k in kinds if k in ("alike", "faster", "slower", "error") and k != args.expect]
             steady = steady and same and not wrong
             sections = [r["section"] for r in runs if "section" in r]
             print(f"{kata:24} claims: {', '.join(kinds)}  -> {'the same' if same else 'DIFFERENT'}"
