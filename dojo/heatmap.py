@@ -6,9 +6,10 @@ exactly 0 is a dot, so a weight that should be 0 but is merely small (a future l
 key that still gets weight) never hides in the lightest shade. Cells of "yours" that differ from
 the reference carry a ×, NaN or inf shows as !!.
 
-PNG: written with zlib and struct alone. Each cell is ``CELL`` (32) pixels square, with row
-numbers (queries) to the left and column numbers (keys) above each panel; the two panels of a
-pair sit side by side under the pair's title. Differing cells are outlined in red, cells that
+PNG: written with zlib and struct alone, its text in a small bitmap font with upper and lower
+case (``dojo/pngfont.py``). A heading names what is drawn (the kata and the case). Each cell is
+``CELL`` (32) pixels square, with row numbers (queries) to the left and column numbers (keys)
+above each panel; the two panels of a pair sit side by side under the pair's title. Differing cells are outlined in red, cells that
 are exactly 0 are light grey with a dot, cells the mask blocks (their weight must be exactly 0)
 are hatched, NaN/inf are magenta. Under the maps: a colour bar from 0 to 1 with ticks, and a key
 to every mark.
@@ -21,6 +22,9 @@ import zlib
 from dataclasses import dataclass
 
 import numpy as np
+
+from dojo import pngfont
+from dojo.pngfont import glyph
 
 # -- the colour ramp (viridis anchors), shared by the terminal and the PNG -------------------
 
@@ -169,6 +173,8 @@ PAIR_GAP = 32  # between pairs (e.g. heads)
 LEGEND = 110  # the colour bar and the key to the marks, under the last pair
 BAR_WIDTH = 320  # the colour bar's length in pixels
 FONT_SCALE = 2
+HEADING_LINE = 20  # one line of the heading: a glyph's 7 rows at FONT_SCALE, and room between lines
+HEADING_GAP = 16  # between the heading and the first pair's title
 
 WHITE = (255, 255, 255)
 ZERO = (232, 232, 232)
@@ -178,24 +184,6 @@ RED = (230, 20, 20)
 INK = (40, 40, 40)
 HATCH = (90, 90, 90)
 HATCH_ON_DARK = (225, 225, 225)  # the hatch over a dark (low-weight) cell: light lines
-
-# A 3×5 pixel font: each glyph is five rows of three bits.
-_FONT = {
-    "A": "010101111101101", "B": "110101110101110", "C": "011100100100011", "D": "110101101101110",
-    "E": "111100110100111", "F": "111100110100100", "G": "011100101101011", "H": "101101111101101",
-    "I": "111010010010111", "J": "001001001101010", "K": "101101110101101", "L": "100100100100111",
-    "M": "101111111101101", "N": "110101101101101", "O": "010101101101010", "P": "110101110100100",
-    "Q": "010101101110011", "R": "110101110101101", "S": "011100010001110", "T": "111010010010010",
-    "U": "101101101101111", "V": "101101101101010", "W": "101101111111101", "X": "101101010101101",
-    "Y": "101101010010010", "Z": "111001010100111",
-    "0": "111101101101111", "1": "010110010010111", "2": "110001010100111", "3": "110001010001110",
-    "4": "101101111001001", "5": "111100110001110", "6": "011100111101111", "7": "111001010010010",
-    "8": "111101111101111", "9": "111101111001110",
-    "-": "000000111000000", ":": "000010000010000", ".": "000000000000010", "(": "010100100100010",
-    ")": "010001001001010", ",": "000000000010100", "=": "000111000111000", " ": "000000000000000",
-    "/": "001001010100100", "×": "000101010101000", ">": "100010001010100", "'": "010010000000000",
-}
-
 
 class Canvas:
     def __init__(self, width: int, height: int):
@@ -226,13 +214,13 @@ class Canvas:
                     self.fill(x + xx, y + yy, 1, 1, rgb)
 
     def text(self, x: int, y: int, text: str, rgb=INK, scale: int = FONT_SCALE) -> None:
-        for ch in text.upper():
-            bits = _FONT.get(ch, _FONT[" "])
-            for r in range(5):
-                for c in range(3):
-                    if bits[r * 3 + c] == "1":
+        """``text`` as written, upper and lower case (``dojo/pngfont.py``), its capitals' tops at ``y``."""
+        for ch in text:
+            for r, row in enumerate(glyph(ch)):
+                for c, ink in enumerate(row):
+                    if ink == "#":
                         self.fill(x + c * scale, y + r * scale, scale, scale, rgb)
-            x += 4 * scale
+            x += pngfont.advance(ch) * scale
 
     def png(self) -> bytes:
         raw = b"".join(
@@ -247,7 +235,7 @@ class Canvas:
 
 
 def text_width(text: str, scale: int = FONT_SCALE) -> int:
-    return max(0, len(text) * 4 * scale - scale)
+    return pngfont.text_width(text, scale)
 
 
 @dataclass
@@ -258,11 +246,12 @@ class Placed:
     yours: tuple[int, int]
 
 
-def layout(maps: list[Map]) -> tuple[list[Placed], int, int, int]:
-    """Each pair's position, the picture's width and height, and the legend's top."""
+def layout(maps: list[Map], heading: list[str] | tuple[str, ...] = ()) -> tuple[list[Placed], int, int, int]:
+    """Each pair's position, the picture's width and height, and the legend's top (under the
+    ``heading`` lines, when there are some)."""
     placed = []
-    width = 2 * MARGIN + max(BAR_WIDTH, legend_width())
-    y = MARGIN
+    width = 2 * MARGIN + max([BAR_WIDTH, legend_width()] + [text_width(line) for line in heading])
+    y = MARGIN + (len(heading) * HEADING_LINE + HEADING_GAP if heading else 0)
     for i, mp in enumerate(maps):
         ref_n, ref_m = mp.reference.shape
         your_n, your_m = mp.yours.shape if mp.yours is not None else mp.reference.shape
@@ -275,9 +264,9 @@ def layout(maps: list[Map]) -> tuple[list[Placed], int, int, int]:
     return placed, width, y + LEGEND + MARGIN, y + 24
 
 
-def png_size(maps: list[Map]) -> tuple[int, int]:
+def png_size(maps: list[Map], heading: list[str] | tuple[str, ...] = ()) -> tuple[int, int]:
     """(width, height) in pixels of the picture ``render_png`` draws for ``maps``."""
-    _, width, height, _ = layout(maps)
+    _, width, height, _ = layout(maps, heading)
     return width, height
 
 
@@ -314,7 +303,7 @@ def _draw_matrix(canvas: Canvas, x: int, y: int, matrix: np.ndarray, differ, blo
 
 
 KEY = (("zero", "exactly 0"), ("blocked", "must be 0 (blocked)"),
-       ("differ", "differs from reference"), ("bad", "nan or inf"))
+       ("differ", "differs from reference"), ("bad", "NaN or inf"))
 
 
 def legend_width() -> int:
@@ -349,9 +338,12 @@ def _legend(canvas: Canvas, x: int, y: int) -> None:
         sx += 28 + text_width(label) + 28
 
 
-def render_png(maps: list[Map]) -> bytes:
-    placed, width, height, legend_y = layout(maps)
+def render_png(maps: list[Map], heading: list[str] | tuple[str, ...] = ()) -> bytes:
+    """The maps as a PNG, under ``heading`` (lines of text: what is drawn, e.g. the kata and the case)."""
+    placed, width, height, legend_y = layout(maps, heading)
     canvas = Canvas(width, height)
+    for i, line in enumerate(heading):
+        canvas.text(MARGIN, MARGIN + i * HEADING_LINE, line, INK)
     for mp, at in zip(maps, placed):
         ref_n, ref_m = mp.reference.shape
         (left_x, top), (right_x, _) = at.reference, at.yours

@@ -183,6 +183,39 @@ ENGLISH: dict[str, str] = {
                         "The judge is in tests/.\n"
                         "  From {root}: `pytest` judges every kata in katas/, `pytest tests/test_{kata}.py` one kata,\n"
                         "  `dojo test {kata}` the same on the dojo's own screen (`--impl solutions`: the reference answers)."),
+    # -- dojo compare: speed (dojo/compare/speed.py) and growth (dojo/compare/growth.py) -------
+    "compare.speed.timed-at": ("Timed at n = {sizes}: the least CPU time of one call, over {rounds} rounds "
+                               "(one round where a call takes {one_round} or more)."),
+    "compare.speed.slow": "Yours is slow: {problem}.",
+    "compare.speed.no-torch": "torch cannot be imported ({error})",
+    "compare.speed.problem.timeout": "one call at n={n} took longer than {seconds} s",
+    "compare.speed.problem.failed": "timing failed at n={n}: {text}",
+    "compare.speed.not-timed": "Yours was not timed above n={at}: one call there already took {took}.",
+    "compare.speed.slower": ("Yours is {times} slower than the reference at n={n}. Look for a Python loop "
+                             "over rows or entries, or work repeated per call."),
+    "compare.speed.memory": "Yours allocates {times} the reference's peak memory: extra copies of the big arrays?",
+    "compare.speed.memory-growth": ("Your peak memory grows like n^{yours}, the reference's like n^{reference}: "
+                                    "an array that grows faster than the reference's biggest?"),
+    "compare.speed.fine": "Yours runs at {ratio} the reference's time at n={n}: fine.",
+    "compare.growth.faster": ("Yours grows faster than the reference: its time like {yours}, the reference's "
+                              "like {reference}, fitted over n = {sizes} (95% intervals apart). An extra loop "
+                              "over n somewhere?"),
+    "compare.growth.slower": ("Yours grows more slowly than the reference: its time like {yours}, the "
+                              "reference's like {reference}, fitted over n = {sizes} (95% intervals apart)."),
+    "compare.growth.alike": ("Yours grows like the reference, as far as these timings tell: its time like "
+                             "{yours}, the reference's like {reference}, fitted over n = {sizes}."),
+    "compare.growth.unknown": "How yours grows against the reference cannot be told from these timings: {why}.",
+    "compare.growth.and": "{first}; {second}",
+    "compare.growth.why.loose": ("{who} fits n^{exponent} only to ±{pm} over n = {sizes} (a growth rate is "
+                                 "stated to ±{bound}): too noisy to tell (a busy machine?), or not one power "
+                                 "of n at these sizes. Run it again on a quieter machine"),
+    "compare.growth.why.floor": ("{who} takes under {floor} a call at n = {sizes}, too quick to time apart "
+                                 "from the clock's own noise; fewer than {need} sizes are left to fit"),
+    "compare.growth.why.few": "{who} was timed at {count} sizes, and a growth rate needs {need}",
+    "compare.growth.why.common": "yours and the reference share {count} sizes to fit, and a growth rate needs {need}",
+    "compare.growth.cell.loose": "— (too noisy to tell)",
+    "compare.growth.cell.floor": "— (too quick to time)",
+    "compare.growth.cell.few": "— (too few sizes)",
 }
 
 CATALOGUES = {"en": ENGLISH}

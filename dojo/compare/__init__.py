@@ -9,9 +9,11 @@ Four sections, each readable on its own (docs/compare.md shows a real run):
 2. Attention maps: the weights of a small causal/masked example, reference and yours side by
    side (``dojo/heatmap.py``); differing cells marked ×, a future leak or a wrong-axis softmax
    called out in words. ``--png PATH`` writes the same picture as a PNG.
-3. Speed: reference, yours and torch (float64, same thread count) at two sizes: time per call
-   with the peak memory of one call beside it (tracemalloc in each worker; torch's own profiler for torch),
-   ratio to the reference, and how time and memory grow. Only when every case agrees; torch is
+3. Speed: reference, yours and torch (float64, one thread each) at six sizes: the least CPU time
+   of a call per size with the peak memory of one call beside it (tracemalloc in each worker;
+   torch's own profiler for torch), ratio to the reference, how time grows (a least-squares
+   exponent with its 95% interval, stated only when the timings support it:
+   ``dojo/compare/growth.py``) and how memory grows. Only when every case agrees; torch is
    imported only here (``--no-speed`` skips it).
 4. Code: a unified diff against the reference, once the kata passes or with ``--reveal``
    (recorded like ``dojo solution --give-up``).
@@ -28,7 +30,8 @@ What lives where:
 - ``agreement.py``: section 1: both implementations on every case of the battery, and the
   verdict on each (``compare_case``, ``compare_values``, ``memory_verdict``; the tolerance).
 - ``maps.py``: section 2: the matrices drawn from the map example, and the sentences on them.
-- ``speed.py``: section 3: time and peak memory at two sizes, and the verdicts on them.
+- ``speed.py``: section 3: time at six sizes and peak memory at two, and the verdicts on them.
+- ``growth.py``: what the recorded times say about growth: the fit, and the claim (a pure rule).
 - ``unlock.py``: section 4: when the code diff may be shown (passed, revealed, ``--reveal``,
   which records a give-up), and the diff.
 - ``report.py``: how it reads: the sections as lines fitted to the terminal, and the JSON.

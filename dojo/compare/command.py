@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Callable
 
 from dojo.cli import Exit, UsageError, kata_arg, number, shown
 from dojo.compare.agreement import ATOL, MAX_TIMEOUTS, RTOL, outcome_json, run_battery
-from dojo.compare.maps import build_maps
+from dojo.compare.maps import build_maps, png_heading
 from dojo.compare.report import agreement_section, diff_lines, fit, fit_width, maps_json, report_json, speed_section
 from dojo.compare.speed import run_speed
 from dojo.compare.unlock import code_diff, code_unlocked, locked_text
@@ -46,14 +46,14 @@ def register(subparsers) -> None:
     p.set_defaults(func=cmd_compare)
 
 
-def _sizes(text: str) -> tuple[int, int]:
+def _sizes(text: str) -> tuple[int, ...]:
     try:
-        a, b = (int(s) for s in text.split(","))
+        sizes = tuple(int(s) for s in text.split(","))
     except ValueError:
-        raise argparse.ArgumentTypeError("expected two sizes, e.g. 64,128") from None
-    if not 0 < a < b:
-        raise argparse.ArgumentTypeError("expected two increasing positive sizes")
-    return a, b
+        raise argparse.ArgumentTypeError("expected sizes, e.g. 48,64,96,128") from None
+    if len(sizes) < 2 or sizes[0] <= 0 or any(a >= b for a, b in zip(sizes, sizes[1:])):
+        raise argparse.ArgumentTypeError("expected two or more increasing positive sizes")
+    return sizes
 
 
 def _writable(raw: str | None, flag: str) -> Path | None:
@@ -232,12 +232,12 @@ def section_maps(c: Comparison, yours, rows: list[dict], broken: str | None, png
     c.report["maps"] = maps_json(maps)
     c.report["map_notes"] = notes
     if png_path:
-        atomic_write_bytes(png_path, render_png(maps), env)
+        atomic_write_bytes(png_path, render_png(maps, png_heading(c.kata, c.battery)), env)
         env.say(f"Wrote the maps to {shown(env, png_path)}")
 
 
 def section_speed(c: Comparison, yours, rows: list[dict], broken: str | None) -> None:
-    """3. Reference, yours and torch timed at two sizes; only for an answer that agrees everywhere."""
+    """3. Reference, yours and torch timed at several sizes; only for an answer that agrees everywhere."""
     env, args = c.env, c.args
     c.heading("3. Speed — yours vs the reference vs torch")
     disagree = sum(not r["agree"] for r in rows)

@@ -34,6 +34,19 @@ def pick(outputs: list, panel):
     return a if a.ndim == 2 else None
 
 
+#: Characters a heading line of the PNG holds before it wraps (8 pixels each at its scale).
+HEADING_CHARS = 72
+
+
+def png_heading(kata, battery, width: int = HEADING_CHARS) -> list[str]:
+    """The PNG's heading, as the lines drawn: the kata (module and title), then the case the
+    maps show (``battery.map_what``, e.g. "… causal mask, key 6 is padding"), wrapped."""
+    import textwrap
+
+    lines = textwrap.wrap(f"{kata.module} — {kata.title}", width, break_on_hyphens=False)
+    return lines + textwrap.wrap(battery.map_what, width, break_on_hyphens=False)
+
+
 def build_maps(battery, ref_fn, yours, timeout: float, file_name: str, yours_broken: str | None):
     """The maps to draw, the sentences that explain them, and the outcome of your call."""
     import numpy as np

@@ -92,16 +92,20 @@ def agreement_section(env: Env, rows: list[dict], battery, width: int | None = N
 
 
 def threads_text(th: dict) -> str:
-    """``Threads: 2 for NumPy (from NumPy's OpenBLAS), 2 for torch.``: each count says whose it
-    is ("…, torch 2." at the end of the line read like torch's version)."""
+    """``Threads: 1 for NumPy (one BLAS thread in each worker, …), 1 for torch.``: each count
+    says whose it is ("…, torch 2." at the end of the line read like torch's version)."""
     torch_threads = f", {th['torch']} for torch" if "torch" in th else ""
-    return f"Threads: {th['numpy']} for NumPy (from {th['source']}){torch_threads}."
+    return f"Threads: {th['numpy']} for NumPy ({th['source']}){torch_threads}."
 
 
 def speed_section(env: Env, speed: dict, width: int | None = None) -> list[str]:
-    small, big = speed["sizes"]
+    from dojo.messages import message, text
+
+    small, big = speed["shown"]
     th = speed["threads"]
-    lines = fit(f"float64, {speed['what']}; n = {small} and {big}. {threads_text(th)}", width)
+    lines = fit(f"float64, {speed['what']}. {threads_text(th)}", width)
+    lines += fit(text(message("compare.speed.timed-at", sizes=", ".join(map(str, speed["sizes"])),
+                              rounds=speed["rounds"], one_round=human_time(speed["one_round"]))), width)
     cells = []
     for name in ("reference", "yours", "torch"):
         row = speed["rows"][name]
@@ -120,14 +124,15 @@ def speed_section(env: Env, speed: dict, width: int | None = None) -> list[str]:
             human_time(row["seconds"].get(big)),
             memory(big),
             (f"{ratio:.2f}×" if ratio < 10 else f"{ratio:.0f}×") if ratio else "—",
-            f"n^{row['growth']:.1f}" if row.get("growth") is not None else (row.get("problem") or "—"),
+            text(row["problem"]) if row.get("problem") and not row["times"] else text(row["growth_cell"]),
             f"n^{memory_growth:.1f}" if memory_growth is not None else "—",
         ])
-    lines += table(cells, ["", f"n={small}", "peak memory", f"n={big}", "peak memory", "vs reference",
+    versus = "vs reference" if speed["ratio_n"] == big else f"vs reference (n={speed['ratio_n']})"
+    lines += table(cells, ["", f"n={small}", "peak memory", f"n={big}", "peak memory", versus,
                            "time grows like", "memory grows like"])
     lines.append("")
-    for colour, sentence in speed["notes"]:
-        lines += [paint(env, ln, colour) for ln in fit(sentence, width)]
+    for colour, note in speed["notes"]:
+        lines += [paint(env, ln, colour) for ln in fit(text(note), width)]
     return lines
 
 

@@ -17,9 +17,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dojo import registry
+from dojo import messages, registry
 from dojo.batteries import BATTERIES
 from dojo.compare import pick
+from dojo.compare.maps import png_heading
 from dojo.env import Env
 from dojo.heatmap import CELL, HATCH, RED, ZERO, Map, layout, png_size, render_png, terminal_lines
 from dojo.loader import load_kata
@@ -62,7 +63,7 @@ def scaled_dot_product_attention(q, k, v, mask=None):
     return w @ v, w
 '''
 
-SLOW_SOFTMAX = '''"""Right answers, but every call on a sizeable input sleeps."""
+SLOW_SOFTMAX = '''"""Right answers, but every call on a sizeable input burns 0.03 s of CPU."""
 import time
 
 import numpy as np
@@ -78,7 +79,9 @@ def softmax(x, axis=-1):
     if np.isneginf(peak).any():
         raise ValueError("a slice is all -inf")
     if x.size >= 64 * 64:
-        time.sleep(0.03)
+        start = time.process_time()
+        while time.process_time() - start < 0.03:
+            pass
     e = np.exp(x - peak)
     return e / e.sum(axis=axis, keepdims=True)
 '''
@@ -344,7 +347,8 @@ def test_a_future_leak_is_visible_in_the_map_and_the_png(sandbox, tmp_path):
 
     width, height, rows = read_png(png)
     ref = np.tril(np.ones((6, 6)))
-    (placed,), w, h, _ = layout([Map("weights", ref, ref, None)])
+    heading = png_heading(registry.get("causal_self_attention"), BATTERIES["causal_self_attention"])
+    (placed,), w, h, _ = layout([Map("weights", ref, ref, None)], heading)
     assert (width, height) == (w, h)
     (left, top), (right, _) = placed.reference, placed.yours
     # cell (0, 5) of yours leaks: outlined in red; the same cell of the reference is not
@@ -391,6 +395,67 @@ def test_png_size_matches_what_is_drawn():
     data = render_png(maps)
     width, height = struct.unpack(">II", data[16:24])
     assert (width, height) == png_size(maps)
+    heading = ["a heading far wider than the maps and the legend under them, as a kata's case can be"]
+    width, height = struct.unpack(">II", render_png(maps, heading)[16:24])
+    assert (width, height) == png_size(maps, heading) and width > png_size(maps)[0] and height > png_size(maps)[1]
+
+
+def test_the_png_heading_names_the_kata_and_the_case_of_every_battery():
+    heading = png_heading(registry.get("masked_attention"), BATTERIES["masked_attention"])
+    joined = " ".join(heading)
+    assert heading[0] == "masked_attention — Masked scaled dot-product attention"
+    assert "6 queries × 7 keys, causal mask, key 6 is padding" in joined
+    for module, battery in BATTERIES.items():
+        kata = registry.get(module)
+        heading = png_heading(kata, battery)
+        assert " ".join(heading) == f"{module} — {kata.title} {battery.map_what}", module
+        assert all(len(line) <= 72 for line in heading), heading
+
+
+def test_the_png_is_drawn_with_its_heading(sandbox, tmp_path):
+    """The file holds the heading's pixels: drawn alone at the same place, the band is the same."""
+    from dojo.heatmap import HEADING_LINE, MARGIN, Canvas
+
+    png = tmp_path / "maps.png"
+    sandbox.write_kata("masked_attention", REPO / "solutions" / "masked_attention.py")
+    r = sandbox.run("compare", "masked_attention", "--no-speed", "--png", str(png))
+    assert r.code == 0, r.out + r.err
+    width, height, rows = read_png(png)
+    heading = png_heading(registry.get("masked_attention"), BATTERIES["masked_attention"])
+    alone = Canvas(width, height)
+    for i, line in enumerate(heading):
+        alone.text(MARGIN, MARGIN + i * HEADING_LINE, line)
+    band = range(0, MARGIN + len(heading) * HEADING_LINE)
+    ink = 0
+    for y in band:
+        drawn = bytes(alone.pixels[y * width * 3:(y + 1) * width * 3])
+        assert rows[y] == drawn, f"row {y} of the PNG is not the heading"
+        ink += drawn != bytes(255 for _ in range(width * 3))
+    assert ink > 10  # the band is not blank: text was drawn there
+
+
+def test_png_text_keeps_its_case():
+    """Lower-case glyphs exist and differ from the capitals, so `softmax(x, axis=-1)` is not
+    drawn as `SOFTMAX(X, AXIS=-1)`; every character the batteries draw has a glyph of its own."""
+    from dojo.heatmap import KEY, Canvas
+    from dojo.pngfont import glyph, has_glyph
+
+    for lower in "abcdefghijklmnopqrstuvwxyz":
+        assert has_glyph(lower) and glyph(lower) != glyph(lower.upper()), lower
+
+    def drawn(text: str) -> bytes:
+        canvas = Canvas(200, 20)
+        canvas.text(0, 0, text)
+        return bytes(canvas.pixels)
+
+    assert drawn("softmax(x, axis=-1)") != drawn("SOFTMAX(X, AXIS=-1)")
+    assert drawn("x") != drawn("X") and drawn("x") != drawn(" ")  # ink, and not the capital's
+    texts = ["reference", "yours: none", "weight   (rows: queries, columns: keys)"] + [label for _, label in KEY]
+    for module, battery in BATTERIES.items():
+        texts += png_heading(registry.get(module), battery)
+        texts += [panel.title for panel in battery.panels(battery.map_inputs())]
+    missing = sorted({ch for text in texts for ch in text if not has_glyph(ch)})
+    assert not missing, missing
 
 
 # -- speed ----------------------------------------------------------------------------------
@@ -400,19 +465,30 @@ def test_png_size_matches_what_is_drawn():
 def test_a_slow_implementation_is_flagged(sandbox, tmp_path):
     sandbox.write_kata("softmax", SLOW_SOFTMAX)
     report = tmp_path / "compare.json"
-    r = sandbox.run("compare", "softmax", "--sizes", "64,128", "--json", str(report), timeout=120)
+    r = sandbox.run("compare", "softmax", "--sizes", "64,96,128,192", "--json", str(report), timeout=120)
     assert r.code == 0, r.out + r.err
     speed = section(r.out, 3)
-    assert "n = 64 and 128" in speed and "Threads:" in speed
+    assert "Timed at n = 64, 96, 128, 192: the least CPU time of one call, over " in speed
+    assert "Threads:" in speed
     for name in ("reference", "yours", "torch"):
         assert re.search(rf"^{name} +\S", speed, re.M), speed
-    assert "time grows like" in speed and "n^" in speed
-    assert re.search(r"Yours is [\d.]+× slower than the reference at n=128", speed), speed
+    assert "time grows like" in speed
+    assert re.search(r"Yours is [\d.]+× slower than the reference at n=192", speed), speed
     data = json.loads(report.read_text())
     rows = data["speed"]["rows"]
     assert rows["yours"]["ratio"] > 3
     assert rows["reference"]["peak_bytes"] > 64 * 64 * 8
     assert data["speed"]["threads"]["torch"] == data["speed"]["threads"]["numpy"]
+    assert data["speed"]["clock"] == "cpu" and data["speed"]["sizes"] == [64, 96, 128, 192]
+    for name in ("reference", "yours", "torch"):
+        times = rows[name]["times"]
+        assert sorted(int(n) for n in times) == [64, 96, 128, 192], (name, times)
+        assert all(len(ts) >= 1 for ts in times.values())
+    # yours costs 0.03 s of CPU a call at every size: the worker's CPU time, recorded as such
+    assert all(0.03 <= min(ts) < 0.06 for ts in rows["yours"]["times"].values()), rows["yours"]["times"]
+    claim = data["speed"]["claim"]
+    assert claim["message"]["id"].startswith("compare.growth.")
+    assert " ".join(messages.text(claim["message"]).split()) in " ".join(speed.split())
 
 
 def test_speed_is_skipped_for_a_wrong_answer_without_importing_torch(sandbox, wrong):
