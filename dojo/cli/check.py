@@ -6,7 +6,7 @@ from dojo import registry
 from dojo.cli.common import Exit, kata_arg, next_kata, shown
 from dojo.cli.progress import progress_table
 from dojo.env import Env
-from dojo.render import paint, status_text, verdict_lines
+from dojo.render import keep, line, status_text, verdict_lines
 from dojo.state import Store, check_oracle_cache
 
 
@@ -31,7 +31,7 @@ def cmd_check(env: Env, args) -> int:
         verdict = judge(env, k, env.kata_file(k).parent)
         record_verdict(store, k, verdict, env)
         all_ok &= verdict.ok
-        env.say(" " + status_text(env, verdict.summary()) + f"  ({verdict.seconds:.1f} s)")
+        env.say(line(env, " ", *status_text(env, verdict.summary()).runs, f"  ({verdict.seconds:.1f} s)"))
     env.say()
     progress_table(env, store)
     return Exit.OK if all_ok else Exit.FAILED
@@ -50,12 +50,13 @@ def cmd_test(env: Env, args) -> int:
     if json_to == "-":
         write_results(env, verdict, kata, json_to)
         return exit_code(verdict)
-    for line in verdict_lines(env, verdict, kata, shown(env, path)):
-        env.say(line)
+    for said in verdict_lines(env, verdict, kata, shown(env, path)):
+        env.say(said)
     if verdict.ok:
         offer_next(env, store, kata)
     elif verdict.state == "failing":
-        env.say(f"Stuck? `dojo hint {kata.module}`.  Re-judge on every save: `dojo watch {kata.module}`.")
+        env.say(line(env, "Stuck? ", keep(f"`dojo hint {kata.module}`"), ".  Re-judge on every save: ",
+                     keep(f"`dojo watch {kata.module}`"), "."))
     if json_to:  # after the screen: a file that cannot be written loses nothing of the verdict
         write_results(env, verdict, kata, json_to)
     return exit_code(verdict)
@@ -86,7 +87,7 @@ def write_results(env: Env, verdict, kata: registry.Kata, to: str) -> None:
 def offer_next(env: Env, store: Store, kata: registry.Kata) -> registry.Kata | None:
     nxt = next_kata(store)
     if nxt is None:
-        env.say(paint(env, "That was the last one: every kata passes.", "green") + " Try `dojo interview`.")
+        env.say(line(env, ("That was the last one: every kata passes.", "green"), " Try ", keep("`dojo interview`"), "."))
     else:
-        env.say(f"Next: {paint(env, nxt.module, 'bold')} — {nxt.title}.  `dojo show {nxt.module}`")
+        env.say(line(env, "Next: ", (nxt.module, "bold"), f" — {nxt.title}.  ", keep(f"`dojo show {nxt.module}`")))
     return nxt
