@@ -166,31 +166,71 @@ class _Rule:
 def rich_table(out, headers, rows, indent: int, nowrap, width: int) -> list:
     """A table as lines of at most ``width`` cells, laid out by rich (``screen.table``): two
     cells between columns, a rule under each header, the first column's cells (not its
-    headings) indented by ``indent``; a column in ``nowrap`` never wraps."""
+    headings) indented by ``indent``; a column in ``nowrap`` never wraps. Each column gets at
+    least its longest word (rich alone would fold words to make a table fit)."""
     from rich.table import Table
     from rich.text import Text
 
     pad = " " * indent
-    t = Table(box=None, padding=(0, 1), pad_edge=False, show_edge=False, show_header=True,
-              header_style=None, collapse_padding=False, expand=False)
-    for i, h in enumerate(headers):
-        t.add_column(Text(pad + h if i == 0 else h), no_wrap=i in nowrap, overflow="fold")
-    t.add_row(*[_Rule(indent if i == 0 else 0) for i in range(len(headers))])
+    body = []
     for r in rows:
         if getattr(r, "heading", False):  # a screen.Heading
-            t.add_row(rich_text(r.runs), *[""] * (len(headers) - 1))
+            body.append(None)
             continue
-        cells = []
-        for i, c in enumerate(r):
-            text = to_text(c)
-            cells.append(unglue(Text(pad) + text if i == 0 and indent else text))
-        t.add_row(*cells)
+        cells = [to_text(c) for c in r]
+        if indent:
+            cells[0] = Text(pad) + cells[0]
+        body.append(cells)
+    heads = [Text(pad + h if i == 0 else h) for i, h in enumerate(headers)]
+    widths = column_widths(heads, [b for b in body if b is not None], nowrap, width)
+    t = Table(box=None, padding=(0, 1), pad_edge=False, show_edge=False, show_header=True,
+              header_style=None, collapse_padding=False, expand=False)
+    for i, h in enumerate(heads):
+        t.add_column(h, no_wrap=i in nowrap, width=widths[i], overflow="fold")
+    t.add_row(*[_Rule(indent if i == 0 else 0) for i in range(len(headers))])
+    for r, cells in zip(rows, body):
+        if cells is None:
+            t.add_row(rich_text(r.runs), *[""] * (len(headers) - 1))
+        else:
+            t.add_row(*cells)
     lines = []
     for segments in out.render_lines(t, out.options.update(width=width), pad=False):
-        text = Text.assemble(*[(s.text, s.style) for s in segments if not s.control])
+        text = Text.assemble(*[(s.text.replace(GLUE, " "), s.style) for s in segments if not s.control])
         text.rstrip()
         lines.append(text)
     return lines
+
+
+def column_widths(heads: list, body: list[list], nowrap, width: int) -> list[int]:
+    """Each column's width: its widest cell when they all fit; else the widest columns are
+    narrowed together (their cells wrap), none below its longest word (a ``nowrap`` column:
+    its widest cell)."""
+    from rich.cells import cell_len as cells
+
+    most, least = [], []
+    for i, h in enumerate(heads):
+        texts = [h.plain] + [row[i].plain for row in body]
+        most.append(max(cells(t) for t in texts))
+        least.append(most[-1] if i in nowrap else max(cells(w) for t in texts for w in (t.split() or [""])))
+    room = width - 2 * (len(heads) - 1)
+    if sum(most) <= room:
+        return most
+    low, high = 0, max(most)  # the highest level every column can be cut down to
+    while low < high:
+        level = (low + high + 1) // 2
+        if sum(max(lo, min(hi, level)) for lo, hi in zip(least, most)) <= room:
+            low = level
+        else:
+            high = level - 1
+    widths = [max(lo, min(hi, low)) for lo, hi in zip(least, most)]
+    spare = room - sum(widths)
+    for i in range(len(widths)):  # what is left, one cell each to the first columns still cut
+        if spare <= 0:
+            break
+        if widths[i] < most[i]:
+            widths[i] += 1
+            spare -= 1
+    return widths
 
 
 def wrap_text(text: str, width: int) -> list[str]:

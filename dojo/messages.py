@@ -101,6 +101,7 @@ ENGLISH: dict[str, str] = {
     # -- the compact forms a narrow terminal gets (dojo/screen.py decides when) -------------------
     "status.short.count": "{label} {passed}/{total}",
     "status.short.numpy-only": "not NumPy-only",
+    "status.short.gave-up": "gave up {passed}/{total}",
 }
 
 CATALOGUES = {"en": ENGLISH}

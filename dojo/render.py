@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import math
+import re
 from pathlib import Path
 
 from dojo import screen
@@ -86,8 +87,14 @@ def signature_of(path: Path, function: str) -> str:
 
 
 def contract(env: Env, doc: str, indent: int = 0) -> list[screen.Line]:
-    """The docstring, indented, with its section headings (a line over dashes) in bold."""
+    """The docstring, indented, with its section headings (a line over dashes) in bold. Its
+    lines are the author's; on a terminal too narrow for them, each paragraph, list item and
+    "name : meaning" entry is one line that the screen wraps under its own text (``reflow``)."""
     lines = doc.splitlines()
+    width = screen.columns(env)
+    if width is not None and max((screen.cell_len(ln) for ln in lines), default=0) + indent > width:
+        return [line(env, " " * indent, (text, "bold" if heading else ""), hang=indent + hang) if text else line(env)
+                for text, hang, heading in reflow(lines)]
     out = []
     pad = " " * indent
     for i, ln in enumerate(lines):
@@ -100,6 +107,41 @@ def contract(env: Env, doc: str, indent: int = 0) -> list[screen.Line]:
         else:
             out.append(line(env, pad + ln))
     return out
+
+
+_ITEM = re.compile(r"^(\s*)([-*•] |\S[^:]*?\s:\s+)")  # "- a bullet", "x      : an entry"
+
+
+def reflow(lines: list[str]) -> list[tuple[str, int, bool]]:
+    """A docstring's lines as logical lines: (text, hang, a heading?). A line joins the one
+    before when it continues its text: indented to where that text starts, after a line long
+    enough to have been broken at the author's width, and neither a new item nor a shaped line
+    (aligned with runs of spaces: a formula, a table)."""
+    out: list[list] = []  # [text, hang, heading, open to a continuation]
+    previous = ""
+    for i, ln in enumerate(lines):
+        stripped = ln.strip()
+        if stripped and set(stripped) == {"-"}:
+            continue
+        if not stripped:
+            out.append(["", 0, False, False])
+            previous = ""
+            continue
+        lead = len(ln) - len(ln.lstrip(" "))
+        item = _ITEM.match(ln)
+        shaped = "  " in stripped
+        last = out[-1] if out else None
+        if i + 1 < len(lines) and lines[i + 1].strip() and set(lines[i + 1].strip()) == {"-"}:
+            out.append([ln, lead, True, False])
+        elif (last is not None and last[3] and not item and not shaped and lead == last[1]
+              and len(previous) >= 60):
+            last[0] += " " + stripped
+        elif item:
+            out.append([ln, len(item.group(0)), False, True])
+        else:
+            out.append([ln, lead + (4 if shaped else 0), False, not shaped])
+        previous = ln
+    return [(text, hang, heading) for text, hang, heading, _ in out]
 
 
 #: Said once per process: the sandbox this machine cannot give.

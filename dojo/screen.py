@@ -216,17 +216,45 @@ def _natural_columns(headers, rows, indent: int) -> list[int]:
     return cols
 
 
-def fits(env, headers: list[str], rows: list, indent: int = 0) -> bool:
-    """Whether the table fits the width unwrapped (always, off a terminal)."""
+def least_width(headers: list[str], rows: list, indent: int = 0, nowrap=()) -> int:
+    """The narrowest a table can be with no word broken: a column in ``nowrap`` as wide as its
+    widest cell, any other as its longest word (two cells between columns)."""
+    cols = []
+    for i, h in enumerate(headers):
+        cells = [h] + [_glued(r[i]) for r in rows if not isinstance(r, Heading)]
+        if i in nowrap:
+            cols.append(max(cell_len(c) for c in cells))
+        else:
+            cols.append(max(cell_len(w) for c in cells for w in (c.split() or [""])))
+    cols[0] += indent
+    return sum(cols) + 2 * (len(cols) - 1)
+
+
+def _glued(cell) -> str:
+    """A cell's text with its kept spaces glued (so that ``split`` finds what may not break)."""
+    if isinstance(cell, Line):
+        return "".join(t.replace(" ", layout.GLUE) if "keep" in s else t for t, s in cell.runs).replace(NBSP, layout.GLUE)
+    return str(cell).replace(NBSP, layout.GLUE)
+
+
+def fits(env, headers: list[str], rows: list, indent: int = 0, nowrap=None) -> bool:
+    """Whether the table fits the width (always, off a terminal): unwrapped, or with
+    ``nowrap`` given, wrapped at word boundaries (``least_width``)."""
     width = columns(env)
-    return width is None or natural_width(headers, rows, indent) <= width
+    if width is None:
+        return True
+    if nowrap is None:
+        return natural_width(headers, rows, indent) <= width
+    return least_width(headers, rows, indent, nowrap) <= width
 
 
 def table(env, headers: list[str], rows: list, indent: int = 0, nowrap=()) -> None:
     """Print a table: the headers, a rule under each, the rows (cells: strings or ``Line``\\ s;
     a ``Heading`` row is a heading line). Off a terminal, columns are padded to their widest
     cell. On one, rich lays it out at the width: a column in ``nowrap`` (its index) never
-    wraps, the others wrap at word boundaries when the table is wider than the terminal."""
+    wraps, the others wrap at word boundaries when the table is wider than the terminal. A
+    terminal too narrow even for that gets each row as a block: its first two cells, then one
+    line for each other column ("header  value")."""
     width = columns(env)
     if width is None or natural_width(headers, rows, indent) <= width:
         # Nothing to wrap: the columns padded to their widest cells, as rich would lay them
@@ -234,8 +262,28 @@ def table(env, headers: list[str], rows: list, indent: int = 0, nowrap=()) -> No
         for ln in _plain_table(headers, rows, indent):
             say(env, ln)
         return
+    if least_width(headers, rows, indent, nowrap) > width:
+        _stacked(env, headers, rows, indent)
+        return
     out = _console(env, env.stdout, width)
     layout.emit(out, layout.rich_table(out, headers, rows, indent, nowrap, width))
+
+
+def _stacked(env, headers: list[str], rows: list, indent: int) -> None:
+    pad = " " * indent
+    label = max(cell_len(h) for h in headers[2:]) if len(headers) > 2 else 0
+    for r in rows:
+        if isinstance(r, Heading):
+            say(env, r)
+            continue
+        say(env, line(env, pad, *_runs(r[0]), *(["  ", *_runs(r[1])] if len(r) > 1 else []), hang=indent + 3))
+        for h, c in zip(headers[2:], r[2:]):
+            if _cell_text(c).strip():
+                say(env, line(env, f"{pad}   {h:<{label}}  ", *_runs(c), hang=indent + 5 + label))
+
+
+def _runs(cell) -> list:
+    return list(cell.runs) if isinstance(cell, Line) else [_cell_text(cell)]
 
 
 def _plain_table(headers, rows, indent: int) -> list[str]:

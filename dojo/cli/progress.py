@@ -67,6 +67,16 @@ def say_welcome(env: Env) -> None:
     env.say()
 
 
+def gave_up(env: Env, verdict: dict | None, status, short: bool):
+    """The status of a kata whose answer was revealed (``dojo solution --give-up``)."""
+    from dojo.messages import message, text
+
+    if short and verdict and verdict.get("state") in ("passed", "failing"):
+        return line(env, (text(message("status.short.gave-up", passed=verdict.get("passed"),
+                                       total=verdict.get("total"))), "yellow"))
+    return line(env, *status.runs, ("  (gave up)", "yellow"))
+
+
 #: The table's headers, and the shorter ones of a narrow terminal (with ``status_text(short)``).
 HEADERS = ["kata", "difficulty", "status", "hints", "next drill", "best interview"]
 SHORT_HEADERS = ["kata", "level", "status", "hints", "drill", "best"]
@@ -92,7 +102,7 @@ def progress_table(env: Env, store: Store) -> dict:
                 entry = store.kata(k.module)
                 status = status_text(env, entry.get("verdict"), short=short)
                 if entry.get("gave_up"):
-                    status = line(env, *status.runs, ("  (gave up)", "yellow"))
+                    status = gave_up(env, entry.get("verdict"), status, short)
                 hints = f"{entry['hints_used']}/{len(k.hints)}" if entry["hints_used"] else "—"
                 drill = drills[k.module].cell() if k.module in drills else "—"
                 out.append([f"{i}. {k.module}", k.difficulty, status, hints, drill, duration(best.get(k.module))])

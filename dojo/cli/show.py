@@ -16,7 +16,8 @@ def cmd_show(env: Env, args) -> int:
     env.say(line(env, (kata.title, "bold"), f"   [{kata.difficulty}, about {kata.minutes} min]"))
     env.say(line(env, f"Edit: {shown(env, env.kata_file(kata))}"))
     env.say()
-    env.say(line(env, "    ", (signature_of(source, kata.function), "cyan")))
+    signature = signature_of(source, kata.function)
+    env.say(line(env, "    ", (signature, "cyan"), hang=5 + signature.index("(")))
     env.say()
     for ln in contract(env, docstring_of(source, kata.function), indent=4):
         env.say(ln)

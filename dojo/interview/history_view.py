@@ -8,7 +8,7 @@ from dojo import history, screen
 from dojo.cli import Exit, kata_arg
 from dojo.env import Env
 from dojo.interview.report import ENDED_WORDS, RESULT_WORDS
-from dojo.render import duration, line
+from dojo.render import duration, keep, line
 
 num = history.finite
 
@@ -46,7 +46,7 @@ def loop_rows(r: dict, number: str, when: str) -> list[list[str]]:
     rows = [head]
     for i, s in enumerate(stages, 1):
         stage = num(s.get("stage"))
-        rows.append(row(s, "", "", f"  {stage if stage is not None else i:g}. {text_or_dash(s.get('kata'))}"))
+        rows.append(row(s, "", "", keep(f"  {stage if stage is not None else i:g}. {text_or_dash(s.get('kata'))}")))
     return rows
 
 
@@ -79,7 +79,11 @@ def cmd_history(env: Env, args) -> int:
         env.say(f"(the last 20; `dojo history --all` shows all {len(records)})")
     env.say()
     headers = ["#", "date", "kata", "result", "time used", "of the limit", "props", "hints", "score"]
-    screen.table(env, headers, rows, nowrap=(0, 2, 4, 5, 7, 8))
+    nowrap = (0, 5, 7, 8)
+    if not screen.fits(env, headers, rows, nowrap=nowrap):  # a narrow terminal: no number, no bar
+        keep = [1, 2, 3, 4, 6, 7, 8]
+        headers, rows, nowrap = [headers[i] for i in keep], [[r[i] for i in keep] for r in rows], (5, 6)
+    screen.table(env, headers, rows, nowrap=nowrap)
     attempts = history.attempts(records)
     if args.kata:
         attempts = [a for a in attempts if a.get("kata") == kata.module]

@@ -167,7 +167,8 @@ class Interview:
         if p.start is not None:
             say("It starts with your file from the stage before; the new function is below it.")
         say()
-        say(line(env, "    ", (signature_of(source, kata.function), "cyan")))
+        signature = signature_of(source, kata.function)
+        say(line(env, "    ", (signature, "cyan"), hang=5 + signature.index("(")))
         say()
         for ln in contract(env, docstring_of(source, kata.function), indent=4):
             say(ln)
