@@ -133,6 +133,12 @@ def cell_len(text: str) -> int:
     return cells(_SGR.sub("", text))
 
 
+def pad(text: str, width: int) -> str:
+    """``text`` and spaces, ``width`` cells in all (``str.ljust`` counts characters: a label in
+    Chinese would come out too wide)."""
+    return text + " " * max(0, width - cell_len(text))
+
+
 # -- printing -------------------------------------------------------------------------------
 
 
@@ -270,16 +276,16 @@ def table(env, headers: list[str], rows: list, indent: int = 0, nowrap=()) -> No
 
 
 def _stacked(env, headers: list[str], rows: list, indent: int) -> None:
-    pad = " " * indent
+    margin = " " * indent
     label = max(cell_len(h) for h in headers[2:]) if len(headers) > 2 else 0
     for r in rows:
         if isinstance(r, Heading):
             say(env, r)
             continue
-        say(env, line(env, pad, *_runs(r[0]), *(["  ", *_runs(r[1])] if len(r) > 1 else []), hang=indent + 3))
+        say(env, line(env, margin, *_runs(r[0]), *(["  ", *_runs(r[1])] if len(r) > 1 else []), hang=indent + 3))
         for h, c in zip(headers[2:], r[2:]):
             if _cell_text(c).strip():
-                say(env, line(env, f"{pad}   {h:<{label}}  ", *_runs(c), hang=indent + 5 + label))
+                say(env, line(env, f"{margin}   {pad(h, label)}  ", *_runs(c), hang=indent + 5 + label))
 
 
 def _runs(cell) -> list:

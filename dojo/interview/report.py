@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from dojo import screen
 from dojo.interview.screen import clock_text
 from dojo.render import STATE_LABELS, keep, line, pass_count
 from dojo.verdict import diagnosis_words, first_failure_words, property_title
@@ -105,7 +106,7 @@ def report(iv, kata, ended, path: Path) -> None:
 
 def field_line(env, name: str, *value):
     """``  name           value`` (a report's row): a long value continues under itself."""
-    return line(env, f"  {name:<15}", *value, hang=17)
+    return line(env, "  " + screen.pad(name, 15), *value, hang=17)
 
 
 def followups(iv, kata) -> None:
