@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dojo import registry
+from dojo import registry, screen
 from dojo.cli.common import Exit, kata_arg, next_kata, shown
 from dojo.cli.progress import progress_table
 from dojo.env import Env
@@ -27,11 +27,17 @@ def cmd_check(env: Env, args) -> int:
     all_ok = True
     n = len(registry.KATAS)
     for i, k in enumerate(registry.KATAS, 1):
-        print(f"[{i}/{n}] judging {k.module}…", end="", file=env.stdout, flush=True)
+        head = f"[{i}/{n}] judging {k.module}…"
+        print(head, end="", file=env.stdout, flush=True)
         verdict = judge(env, k, env.kata_file(k).parent)
         record_verdict(store, k, verdict, env)
         all_ok &= verdict.ok
-        env.say(line(env, " ", *status_text(env, verdict.summary()).runs, f"  ({verdict.seconds:.1f} s)"))
+        said = [" ", *status_text(env, verdict.summary()).runs, f"  ({verdict.seconds:.1f} s)"]
+        if screen.columns(env) is None:
+            env.say(line(env, *said))
+        else:  # on a terminal the whole line again, from its start, fitted to the width
+            print("\r", end="", file=env.stdout)
+            env.say(line(env, head, *said, hang=len(f"[{i}/{n}] ")))
     env.say()
     progress_table(env, store)
     return Exit.OK if all_ok else Exit.FAILED
