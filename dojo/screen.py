@@ -3,7 +3,8 @@ layout done by rich (word wrapping, terminal cell widths, tables), loaded only w
 
 - **Off a terminal** (a pipe, a file) with ``$COLUMNS`` unset nothing is wrapped or coloured:
   every line goes out as the screen wrote it, so piped output stays stable and greppable, and
-  rich is not even imported.
+  rich's console is not loaded (a table's columns are measured with its ``cell_len``). Nor is
+  it on a terminal, for lines and tables that fit as they are.
 - **On a terminal** (or with ``$COLUMNS`` set) every line is fitted to the width by rich:
   wrapped at word boundaries, each continuation under the text it continues (a line's *hang*:
   by default its own indent), widths measured in terminal cells (``rich.cells.cell_len``: a
@@ -239,8 +240,10 @@ def least_width(headers: list[str], rows: list, indent: int = 0, nowrap=()) -> i
 def _glued(cell) -> str:
     """A cell's text with its kept spaces glued (so that ``split`` finds what may not break)."""
     if isinstance(cell, Line):
-        return "".join(t.replace(" ", layout.GLUE) if "keep" in s else t for t, s in cell.runs).replace(NBSP, layout.GLUE)
-    return str(cell).replace(NBSP, layout.GLUE)
+        text = "".join(t.replace(" ", layout.GLUE) if "keep" in styles else t for t, styles in cell.runs)
+    else:
+        text = str(cell)
+    return text.replace(NBSP, layout.GLUE)
 
 
 def fits(env, headers: list[str], rows: list, indent: int = 0, nowrap=None) -> bool:
@@ -293,14 +296,15 @@ def _runs(cell) -> list:
 
 
 def _plain_table(headers, rows, indent: int) -> list[str]:
+    """The table unwrapped: each column as wide as its widest cell, two cells between them."""
     cols = _natural_columns(headers, rows, indent)
-    pad = " " * indent
+    margin = " " * indent
 
-    def cells(values, first_pad=pad):
+    def cells(values):
         shown = []
         for i, c in enumerate(values):
-            text = (first_pad if i == 0 else "") + _cell_text(c)
-            shown.append(text + " " * (cols[i] - cell_len(text)))
+            text = (margin if i == 0 else "") + _cell_text(c)
+            shown.append(pad(text, cols[i]))
         return "  ".join(shown).rstrip()
 
     out = [cells(headers), cells(["─" * (c - (indent if i == 0 else 0)) for i, c in enumerate(cols)])]
