@@ -290,6 +290,15 @@ def test_the_screens_without_a_judge_fit_80_and_120_columns(box):
     assert "causal_self_attention" in outs[80]
 
 
+def test_no_color_and_a_dumb_terminal_get_no_colour_and_the_same_layout(box):
+    coloured = on_terminal(box, 80, "show", "softmax")
+    assert "\x1b[" in coloured
+    for plain in ({"NO_COLOR": "1"}, {"TERM": "dumb"}):
+        _, out = in_pty(box.command("show", "softmax"), 80, {**terminal_environ(box), **plain}, box.root)
+        assert "\x1b[" not in out, plain
+        assert screen_lines(out) == screen_lines(coloured), plain  # wrapped the same, only uncoloured
+
+
 def test_the_progress_table_takes_one_line_a_kata_at_80_columns(box):
     write_progress(box)
     write_history(box)
