@@ -646,10 +646,12 @@ def _call_data(kwargs: dict) -> dict:
     import numpy as np
 
     from dojo.messages import array_param
+    from dojo.screen import array_width
 
     out = {}
-    with np.printoptions(precision=4, threshold=40, edgeitems=3, linewidth=88):
-        for name, value in kwargs.items():
+    for name, value in kwargs.items():
+        # shown one argument a line, "name=" after 8 cells: "    call 1: f(" / "        x=array(["
+        with np.printoptions(precision=4, threshold=40, edgeitems=3, linewidth=array_width(88, 9 + len(name))):
             entry = {"repr": repr(value)}
             if isinstance(value, np.ndarray):
                 data = array_param(value)

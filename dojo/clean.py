@@ -15,10 +15,10 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from dojo import history
+from dojo import history, screen
 from dojo.cli import Exit, UsageError, confirm, number
 from dojo.env import Env
-from dojo.render import duration, paint, table
+from dojo.render import duration, line
 from dojo.state import reason, where
 
 DAY = 86400.0
@@ -162,8 +162,7 @@ def cmd_clean(env: Env, args) -> int:
     env.say(f"{len(going)} of {len(folders)} attempt folders in {shown} are older than {days} "
             f"({size_text(total)}):")
     rows = [[f.path.name, age_text(env, f), size_text(f.size)] for f in going]
-    for line in table(rows, ["folder", "last changed", "size"]):
-        env.say("  " + line)
+    screen.table(env, ["folder", "last changed", "size"], rows, indent=2, nowrap=(0,))
     show_kept(env, kept)
     if args.dry_run:
         env.say("Dry run: nothing removed. `dojo clean" + (f" --days {args.days:g}" if args.days != 30 else "")
@@ -196,10 +195,10 @@ def age_text(env: Env, f: Folder) -> str:
 def show_kept(env: Env, kept: list[Folder]) -> None:
     if not kept:
         return
-    env.say(paint(env, "Kept", "bold") + " whatever their age:")
+    env.say(line(env, ("Kept", "bold"), " whatever their age:"))
     width = max(len(f.path.name) for f in kept)
     for f in kept:
-        env.say(f"  {f.path.name:<{width}}  ({age_text(env, f)}): {f.keep}")
+        env.say(line(env, f"  {f.path.name:<{width}}  ({age_text(env, f)}): {f.keep}", hang=4))
 
 
 def register(sub) -> None:

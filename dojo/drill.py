@@ -15,7 +15,7 @@ from dojo import registry, schedule
 from dojo.cli.common import Exit, UsageError, kata_arg, state_now
 from dojo.cli.entry import build_parser, parse, subparsers
 from dojo.env import Env
-from dojo.render import paint
+from dojo.render import keep, line
 from dojo.state import Store
 
 #: ``dojo interview`` flags that ``dojo drill`` hands on as they are (when interview has them)
@@ -84,7 +84,7 @@ def cmd_drill(env: Env, args) -> int:
     for e in schedule.for_env(env).values():
         if e.attempts > (entries[e.kata].attempts if e.kata in entries else 0):
             env.say()
-            env.say(paint(env, f"Schedule: {e.kata} {again(e)}.", "bold") + " " + verdict(e, entries.get(e.kata)))
+            env.say(line(env, (f"Schedule: {e.kata} {again(e)}.", "bold"), " " + verdict(e, entries.get(e.kata))))
     return code
 
 
@@ -118,7 +118,7 @@ def introduce(env: Env, kata: registry.Kata, e: schedule.Entry | None) -> None:
                    "interval from today; anything else sets the streak back to 0.")
         else:
             why = f"not due until {day_text(e.due)} ({last}). Drilling early: it is due again tomorrow either way."
-    env.say(paint(env, f"Drill: {kata.module}", "bold") + f" — {why}")
+    env.say(line(env, (f"Drill: {kata.module}", "bold"), f" — {why}"))
     env.say(f"A blank stub in the attempts folder; your {env.kata_file(kata).relative_to(env.root)} is not touched.")
     env.say()
 
@@ -132,8 +132,8 @@ def nothing_due(env: Env, entries: dict) -> int:
         env.say(f"Nothing is due today. Next: {soon.kata}, {due_words(soon)}.")
     fresh = never_interviewed(env, entries)
     if fresh:
-        env.say(f"Passed in practice, never interviewed: {', '.join(fresh)}. "
-                f"`dojo drill {fresh[0]}` interviews you on it now.")
+        env.say(line(env, f"Passed in practice, never interviewed: {', '.join(fresh)}. ",
+                     keep(f"`dojo drill {fresh[0]}`"), " interviews you on it now."))
     return Exit.OK
 
 

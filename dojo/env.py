@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, TextIO
 
-from dojo import registry
+from dojo import registry, screen
 
 
 class FileClock:
@@ -127,10 +127,11 @@ class Env:
         return self.root / "tests" / f"test_{kata.module}.py"
 
     def say(self, text: str = "") -> None:
-        print(text, file=self.stdout, flush=True)
+        """Print a line (or lines), fitted to the terminal's width (dojo/screen.py)."""
+        screen.say(self, text)
 
     def warn(self, text: str) -> None:
-        print(text, file=self.stderr, flush=True)
+        screen.say(self, text, stream=self.stderr)
 
     def warn_once(self, text: str) -> None:
         if text not in self.warned:

@@ -216,6 +216,10 @@ ENGLISH: dict[str, str] = {
     "compare.growth.cell.loose": "— (too noisy to tell)",
     "compare.growth.cell.floor": "— (too quick to time)",
     "compare.growth.cell.few": "— (too few sizes)",
+    # -- the compact forms a narrow terminal gets (dojo/screen.py decides when) -------------------
+    "status.short.count": "{label} {passed}/{total}",
+    "status.short.numpy-only": "not NumPy-only",
+    "status.short.gave-up": "gave up {passed}/{total}",
 }
 
 CATALOGUES = {"en": ENGLISH}
@@ -241,8 +245,11 @@ def array_param(a, indent: int = 0) -> dict:
     entries) and, when small, its values (non-finite ones as "nan", "inf", "-inf")."""
     import numpy as np
 
+    from dojo.screen import array_width
+
     a = np.asarray(a)
-    text = np.array2string(a, precision=6, threshold=60, edgeitems=3, max_line_width=90)
+    # its rows start about 14 cells in: "  " + "  expected: " (a verdict's failure)
+    text = np.array2string(a, precision=6, threshold=60, edgeitems=3, max_line_width=array_width(90, 14))
     data = {"array": text, "shape": list(a.shape), "dtype": str(a.dtype)}
     if a.size <= 256 and a.dtype.kind in "biuf":
         data["values"] = _json_values(a.tolist())
@@ -259,8 +266,10 @@ def _json_values(v):
     return v
 
 
-def text(msg, language: str | None = None) -> str:
-    """A message (or a stored plain string, from before messages had ids) as text."""
+def text(msg, language: str | None = None, glue: bool = False) -> str:
+    """A message (or a stored plain string, from before messages had ids) as text. ``glue``:
+    an array's "(shape …, dtype)" is joined by no-break spaces, so a terminal moves it to the
+    next line whole (``dojo.screen.NBSP``; printed as plain spaces)."""
     language = language or LANGUAGE
     if msg is None:
         return ""
@@ -271,14 +280,14 @@ def text(msg, language: str | None = None) -> str:
     template = CATALOGUES.get(language, ENGLISH).get(msg["id"]) or ENGLISH.get(msg["id"])
     params = msg.get("params") or {}
     if template is None:  # an id from a newer tool: say what can be said
-        return " ".join(_value(v) for v in params.values()) or msg["id"]
+        return " ".join(_value(v, language, glue) for v in params.values()) or msg["id"]
     out = []
     for line in template.split("\n"):
-        out.append(_fill(line, params, language))
+        out.append(_fill(line, params, language, glue))
     return "\n".join(out)
 
 
-def _fill(line: str, params: dict, language: str) -> str:
+def _fill(line: str, params: dict, language: str, glue: bool = False) -> str:
     pieces, at = [], 0
     column = 0
     for m in _PLACEHOLDER.finditer(line):
@@ -286,7 +295,7 @@ def _fill(line: str, params: dict, language: str) -> str:
         pieces.append(literal)
         column = _column_after(pieces)
         raw = params.get(m.group(1), "")
-        value = _value(raw, language)
+        value = _value(raw, language, glue)
         if "\n" in value and _is_array(raw):  # an array lines up under its first row
             value = value.replace("\n", "\n" + " " * column)
         pieces.append(value)
@@ -296,19 +305,23 @@ def _fill(line: str, params: dict, language: str) -> str:
 
 
 def _column_after(pieces: list[str]) -> int:
+    """The terminal column after ``pieces``: cells, not characters (a Chinese label is wide)."""
+    from rich.cells import cell_len
+
     joined = "".join(pieces)
-    return len(joined) - (joined.rfind("\n") + 1)
+    return cell_len(joined[joined.rfind("\n") + 1:])
 
 
 def _is_array(value) -> bool:
     return isinstance(value, dict) and "array" in value and "shape" in value
 
 
-def _value(value, language: str | None = None) -> str:
+def _value(value, language: str | None = None, glue: bool = False) -> str:
     if is_message(value):
-        return text(value, language)
+        return text(value, language, glue)
     if isinstance(value, dict) and "array" in value and "shape" in value:
-        return f"{value['array']}   (shape {tuple(value['shape'])}, {value['dtype']})"
+        shape = f"(shape {tuple(value['shape'])}, {value['dtype']})"
+        return f"{value['array']}   " + (shape.replace(" ", "\u00a0") if glue else shape)
     if isinstance(value, list) and all(isinstance(v, int) for v in value):
         return str(value)
     if isinstance(value, float):

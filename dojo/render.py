@@ -1,4 +1,6 @@
-"""Terminal rendering: colour when it helps, plain text when piped or NO_COLOR is set."""
+"""What the screens say, as lines: a verdict, a status, a contract. The layout (the width,
+wrapping, tables, colour) is dojo/screen.py's: these return lines (``screen.Line``: a ``str``
+that also knows its runs and hang) and never measure or wrap."""
 
 from __future__ import annotations
 
@@ -7,17 +9,15 @@ import math
 import re
 from pathlib import Path
 
+from dojo import screen
 from dojo.env import Env
+from dojo.screen import CODES, keep, line  # noqa: F401 (re-exported)
 from dojo.verdict import diagnosis_description, properties_of, unchecked_message  # noqa: F401 (properties_of: re-exported)
-
-CODES = {"red": "31", "green": "32", "yellow": "33", "blue": "34", "magenta": "35",
-         "cyan": "36", "bold": "1", "dim": "2"}
 
 
 def paint(env: Env, text: str, *styles: str) -> str:
-    if not env.color or not styles:
-        return text
-    return "".join(f"\033[{CODES[s]}m" for s in styles) + text + "\033[0m"
+    """``text`` in colour when the output has colour (a ``str``; ``screen.line`` keeps runs)."""
+    return screen.paint(env.color, text, *styles)
 
 
 STATE_LABELS = {
@@ -42,19 +42,25 @@ NOW_LABELS = {
 }
 
 
-def status_text(env: Env, verdict: dict | None) -> str:
+def status_text(env: Env, verdict: dict | None, short: bool = False) -> screen.Line:
+    """A kata's state in a few words: ``failing: 9 of 17 properties pass``; ``short``: for the
+    table on a narrow terminal (``failing 9/17``)."""
+    from dojo.messages import ENGLISH, message, text
+
     if not verdict:
-        return paint(env, "not started", "dim")
+        return line(env, ("not started", "dim"))
     state = verdict.get("state", "error")
     if state in NOW_LABELS:
-        from dojo.messages import message, text
-
         key, colour = NOW_LABELS[state]
-        return paint(env, text(message(key)), colour)
+        return line(env, (text(message(key)), colour))
     label, colour = STATE_LABELS.get(state, (state, "magenta"))
     if state in ("failing", "passed"):
-        label = f"{label}: {pass_count(verdict.get('passed'), verdict.get('total'))}"
-    return paint(env, label, colour)
+        passed, total = verdict.get("passed"), verdict.get("total")
+        label = (text(message("status.short.count", label=label, passed=passed, total=total)) if short
+                 else f"{label}: {pass_count(passed, total)}")
+    elif short and f"status.short.{state}" in ENGLISH:
+        label = text(message(f"status.short.{state}"))
+    return line(env, (label, colour))
 
 
 def pass_count(passed, total) -> str:
@@ -63,14 +69,9 @@ def pass_count(passed, total) -> str:
 
 
 def table(rows: list[list[str]], headers: list[str]) -> list[str]:
-    """Left-aligned columns; widths ignore colour codes."""
-    def width(s: str) -> int:
-        return len(re.sub(r"\033\[[0-9;]*m", "", s))
-
-    cols = [max([width(h)] + [width(r[i]) for r in rows]) for i, h in enumerate(headers)]
-    def line(cells):
-        return "  ".join(c + " " * (cols[i] - width(c)) for i, c in enumerate(cells)).rstrip()
-    return [line(headers), line(["─" * c for c in cols])] + [line(r) for r in rows]
+    """Left-aligned columns, unwrapped (widths in terminal cells, colour codes ignored). A
+    screen prints a table with ``screen.table``, which fits it to the terminal."""
+    return screen._plain_table(headers, rows, 0)
 
 
 def duration(seconds) -> str:
@@ -98,46 +99,90 @@ def signature_of(path: Path, function: str) -> str:
     return f"def {function}(...)"
 
 
-def contract(env: Env, doc: str) -> list[str]:
-    """The docstring, with its section headings (a line over dashes) in bold."""
+def contract(env: Env, doc: str, indent: int = 0) -> list[screen.Line]:
+    """The docstring, indented, with its section headings (a line over dashes) in bold. Its
+    lines are the author's; on a terminal too narrow for them, each paragraph, list item and
+    "name : meaning" entry is one line that the screen wraps under its own text (``reflow``)."""
     lines = doc.splitlines()
+    width = screen.columns(env)
+    if width is not None and max((screen.cell_len(ln) for ln in lines), default=0) + indent > width:
+        return [line(env, " " * indent, (text, "bold" if heading else ""), hang=indent + hang) if text else line(env)
+                for text, hang, heading in reflow(lines)]
     out = []
+    pad = " " * indent
     for i, ln in enumerate(lines):
         if set(ln.strip()) == {"-"}:
             continue
-        if i + 1 < len(lines) and lines[i + 1].strip() and set(lines[i + 1].strip()) == {"-"}:
-            out.append(paint(env, ln, "bold"))
+        if not ln:
+            out.append(line(env))
+        elif i + 1 < len(lines) and lines[i + 1].strip() and set(lines[i + 1].strip()) == {"-"}:
+            out.append(line(env, pad, (ln, "bold")))
         else:
-            out.append(ln)
+            out.append(line(env, pad + ln))
     return out
+
+
+_ITEM = re.compile(r"^(\s*)([-*•] |\S[^:]*?\s:\s+)")  # "- a bullet", "x      : an entry"
+
+
+def reflow(lines: list[str]) -> list[tuple[str, int, bool]]:
+    """A docstring's lines as logical lines: (text, hang, a heading?). A line joins the one
+    before when it continues its text: indented to where that text starts, after a line long
+    enough to have been broken at the author's width, and neither a new item nor a shaped line
+    (aligned with runs of spaces: a formula, a table)."""
+    out: list[list] = []  # [text, hang, heading, open to a continuation]
+    previous = ""
+    for i, ln in enumerate(lines):
+        stripped = ln.strip()
+        if stripped and set(stripped) == {"-"}:
+            continue
+        if not stripped:
+            out.append(["", 0, False, False])
+            previous = ""
+            continue
+        lead = len(ln) - len(ln.lstrip(" "))
+        item = _ITEM.match(ln)
+        shaped = "  " in stripped
+        last = out[-1] if out else None
+        if i + 1 < len(lines) and lines[i + 1].strip() and set(lines[i + 1].strip()) == {"-"}:
+            out.append([ln, lead, True, False])
+        elif (last is not None and last[3] and not item and not shaped and lead == last[1]
+              and len(previous) >= 60):
+            last[0] += " " + stripped
+        elif item:
+            out.append([ln, len(item.group(0)), False, True])
+        else:
+            out.append([ln, lead + (4 if shaped else 0), False, not shaped])
+        previous = ln
+    return [(text, hang, heading) for text, hang, heading, _ in out]
 
 
 #: Said once per process: the sandbox this machine cannot give.
 _SANDBOX_SAID = []
 
 
-def sandbox_line(env: Env, sandbox: dict | None) -> str | None:
+def sandbox_line(env: Env, sandbox: dict | None) -> list[screen.Line] | None:
     """'sandbox: process only …' the first time a verdict comes from a worker without Landlock."""
     if not sandbox or sandbox.get("landlock") or _SANDBOX_SAID:
         return None
     _SANDBOX_SAID.append(True)
-    return paint(env, "  sandbox: process only", "yellow") + (
-        " (no Landlock here): your code runs in its own process,\n"
-        "  but could reach files the judge uses; docs/hostile.md says what is left open.")
+    return [line(env, ("  sandbox: process only", "yellow"), " (no Landlock here): your code runs in its own process,"),
+            line(env, "  but could reach files the judge uses; docs/hostile.md says what is left open.")]
 
 
-def failure_text(record: dict, function: str, header: str | None = None) -> str:
+def failure_text(record: dict, function: str, header: str | None = None, glue: bool = False) -> str:
     """A failing property as a candidate reads it, from its record: what went wrong, the
     hint (unless the diagnosis names the bug), the diagnosis, the input. ``header``: a first
-    line (plain pytest's report names the kata and property there)."""
+    line (plain pytest's report names the kata and property there). ``glue``: for a screen
+    that wraps (``messages.text``)."""
     from dojo.messages import message, text
 
     described = diagnosis_description(record.get("diagnosis"))
-    what = text(record.get("message"))
+    what = text(record.get("message"), glue=glue)
     if record.get("at"):
-        what += "\n" + text(record["at"])
+        what += "\n" + text(record["at"], glue=glue)
     if record.get("hint") and not described:
-        what += "\n" + text(record["hint"])
+        what += "\n" + text(record["hint"], glue=glue)
     lines = ([header, ""] if header else []) + [_indent(what)]
     if described:
         said = text(message("diagnosis", description_text=described))
@@ -181,52 +226,52 @@ def _indent(text: str, n: int = 2) -> str:
     return "\n".join(pad + ln if ln else ln for ln in text.splitlines())
 
 
-def verdict_lines(env: Env, verdict, kata, shown_file: str, show_details: bool = True) -> list[str]:
+def verdict_lines(env: Env, verdict, kata, shown_file: str, show_details: bool = True) -> list[screen.Line]:
     """A verdict a nervous candidate can read: each property ✓ or ✗, then what went wrong."""
     from dojo.messages import text
 
     v = verdict
-    head = paint(env, f"{kata.module}", "bold") + f" — {kata.title}   ({shown_file})"
-    out = [head]
+    out = [line(env, (kata.module, "bold"), f" — {kata.title}   ({shown_file})")]
     said = sandbox_line(env, getattr(v, "sandbox", None))
     if said:
-        out += said.splitlines()
+        out += said
     if v.state == "not-started":
-        out.append(paint(env, "  not started: ", "yellow") + f"{kata.function}() still raises NotImplementedError.")
-        out.append(f"  Read the contract with `dojo show {kata.module}`, then write it in {shown_file}.")
+        out.append(line(env, ("  not started: ", "yellow"), f"{kata.function}() still raises NotImplementedError.",
+                        hang=4))
+        out.append(line(env, "  Read the contract with ", keep(f"`dojo show {kata.module}`"),
+                        f", then write it in {shown_file}.", hang=4))
         return out
     if v.state in ("cannot-import", "numpy-only") or (v.state == "timed-out" and not v.total):
         label = STATE_LABELS[v.state][0]
-        message = text(v.records[0]["message"]) if v.records else text(v.problem)
-        out.append(paint(env, f"  {label}: ", "red") + message.splitlines()[0])
-        out += ["  " + ln for ln in message.splitlines()[1:]]
+        message = text(v.records[0]["message"], glue=True) if v.records else text(v.problem, glue=True)
+        out.append(line(env, (f"  {label}: ", "red"), message.splitlines()[0], hang=4))
+        out += [line(env, "  " + ln) for ln in message.splitlines()[1:]]
         return out
     if v.state == "error":
-        out.append(paint(env, "  the judge itself failed (not your fault). Its output:", "magenta"))
-        out += ["    " + ln for ln in (v.output or text(v.problem)).splitlines()]
+        out.append(line(env, ("  the judge itself failed (not your fault). Its output:", "magenta")))
+        out += [line(env, "    " + ln) for ln in (v.output or text(v.problem)).splitlines()]
         return out
+    marks = {"pass": ("  ✓ ", "green"), "skipped": ("  - ", "dim")}
     for r in v.records:
-        if r["status"] == "pass":
-            out.append(paint(env, "  ✓ ", "green") + r["title"])
-        elif r["status"] == "skipped":
-            out.append(paint(env, "  - ", "dim") + r["title"] + paint(env, "  (skipped)", "dim"))
-        else:
-            out.append(paint(env, "  ✗ ", "red") + r["title"])
+        mark = marks.get(r["status"], ("  ✗ ", "red"))
+        skipped = [("  (skipped)", "dim")] if r["status"] == "skipped" else []
+        out.append(line(env, mark, r["title"], *skipped, hang=4))
     if v.problem and v.state in ("incomplete", "timed-out") and show_details:
-        out.append("")
-        out.append(paint(env, "The judge did not finish:", "red", "bold"))
-        out += ["  " + ln for ln in text(v.problem).splitlines()]
-        out += ["  " + ln for ln in v.output.splitlines()]
+        out.append(line(env))
+        out.append(line(env, ("The judge did not finish:", "red bold")))
+        out += [line(env, "  " + ln) for ln in text(v.problem, glue=True).splitlines()]
+        out += [line(env, "  " + ln) for ln in v.output.splitlines()]
     failures = v.failures
     if failures and show_details:
         first = failures[0]
-        out.append("")
-        out.append(paint(env, "First failure:", "red", "bold"))
-        out += ["", *failure_text(first, kata.function).splitlines(), ""]
+        out.append(line(env))
+        out.append(line(env, ("First failure:", "red bold")))
+        out += [line(env), *(line(env, ln) for ln in failure_text(first, kata.function, glue=True).splitlines()),
+                line(env)]
         if len(failures) > 1:
-            out.append(paint(env, f"  (+{len(failures) - 1} more failing properties; fix this one first)", "dim"))
+            out.append(line(env, (f"  (+{len(failures) - 1} more failing properties; fix this one first)", "dim")))
     if v.state == "passed":
-        out.append(paint(env, f"Passed: {pass_count(v.passed, v.total)}.", "green", "bold") + f"  ({v.seconds:.1f} s)")
+        out.append(line(env, (f"Passed: {pass_count(v.passed, v.total)}.", "green bold"), f"  ({v.seconds:.1f} s)"))
     else:
-        out.append(f"{pass_count(v.passed, v.total)}.  ({v.seconds:.1f} s)")
+        out.append(line(env, f"{pass_count(v.passed, v.total)}.  ({v.seconds:.1f} s)"))
     return out

@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from dojo import registry
+from dojo import registry, screen
 from dojo.env import Env
 from dojo.messages import message
 from dojo.verdict import STATUS_STATES, Verdict, normalise
@@ -44,11 +44,13 @@ def pytest_args(env: Env, kata: registry.Kata, impl_dir: Path, report: Path, sha
     return args + ([f"--dojo-shard={shard}"] if shard else [])
 
 
-def child_environ() -> dict:
+def child_environ(env: Env | None = None) -> dict:
+    """The judge's environment; with ``env``, the width its verdict will be shown at
+    (``$DOJO_COLUMNS``: the judge formats arrays to fit it)."""
     environ = dict(os.environ)
     environ.pop("PYTHONDONTWRITEBYTECODE", None)  # let pytest cache its rewritten modules
     environ["DOJO_DIE_WITH"] = str(os.getpid())  # the judge ends when this tool does, even on kill -9
-    return environ
+    return screen.judge_environ(env, environ) if env is not None else environ
 
 
 def read_records(reports: list[Path], expected: dict | None = None) -> list[dict] | None:
@@ -143,7 +145,7 @@ def judge(env: Env, kata: registry.Kata, impl_dir: Path, timeout: float = RUN_TI
                     shard = f"{i}/{n}" if n > 1 else None
                     procs.append(subprocess.Popen(
                         [sys.executable, "-m", "pytest", *pytest_args(env, kata, impl_dir, reports[i], shard)],
-                        cwd=env.root, env=child_environ(), stdin=subprocess.DEVNULL, stdout=out,
+                        cwd=env.root, env=child_environ(env), stdin=subprocess.DEVNULL, stdout=out,
                         stderr=out, start_new_session=True,  # its own process group, killed as one
                     ))
             deadline = start + timeout
@@ -299,6 +301,7 @@ class WarmJudge:
         return "done"
 
     def _fork(self, kata, impl_dir, report, log, shard) -> int:
+        shown_at = screen.judge_environ(self.env, {}).get("DOJO_COLUMNS")  # before the child's output moves
         pid = os.fork()
         if pid:
             try:
@@ -321,6 +324,10 @@ class WarmJudge:
             os.dup2(devnull, 0)
             os.chdir(self.env.root)
             os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+            if shown_at:
+                os.environ["DOJO_COLUMNS"] = shown_at
+            else:
+                os.environ.pop("DOJO_COLUMNS", None)
             sys.dont_write_bytecode = False
             import pytest
 

@@ -57,7 +57,10 @@ def show(a, indent: int = 0) -> str:
     Continuation lines are indented by ``indent`` so a matrix stays aligned after a label.
     """
     if isinstance(a, np.ndarray):
-        body = np.array2string(a, precision=6, threshold=60, edgeitems=3, max_line_width=90)
+        from dojo.screen import array_width
+
+        body = np.array2string(a, precision=6, threshold=60, edgeitems=3,
+                               max_line_width=array_width(90, 14 + indent))
         body = body.replace("\n", "\n" + " " * indent)
         return f"{body}   (shape {a.shape}, {a.dtype})"
     return repr(a)

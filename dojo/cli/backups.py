@@ -10,7 +10,8 @@ from dojo import registry
 from dojo.cli.check import record_verdict
 from dojo.cli.common import Exit, UsageError, confirm, kata_arg, shown
 from dojo.env import Env
-from dojo.render import status_text, table
+from dojo import screen
+from dojo.render import status_text
 from dojo.state import CannotWrite, Store, atomic_write_bytes, check_oracle_cache
 from dojo.stubs import stub_source
 
@@ -70,8 +71,8 @@ def cmd_restore(env: Env, args) -> int:
     current = path.read_bytes() if path.exists() else None
     newest_first = list(reversed(backups))
     if args.list:
-        for line in table(backup_rows(env, backups, stub, current), ["#", "backup", "made", "size", "holds"]):
-            env.say(line)
+        screen.table(env, ["#", "backup", "made", "size", "holds"], backup_rows(env, backups, stub, current),
+                     nowrap=(0, 1, 3))
         env.say(f"`dojo restore {kata.module} --pick N` brings back number N.")
         return Exit.OK
     if args.pick is not None:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dojo import registry
+from dojo import registry, screen
 from dojo.cli.common import Exit, UsageError, current_kata, kata_arg, next_kata, shown, words
 from dojo.cli.progress import progress_table
 from dojo.env import Env
-from dojo.render import paint, status_text, verdict_lines
+from dojo.render import keep, line, status_text, verdict_lines
 from dojo.state import Store, check_oracle_cache, content_hash
 
 
@@ -30,12 +30,18 @@ def cmd_check(env: Env, args) -> int:
     all_ok = True
     n = len(registry.KATAS)
     for i, k in enumerate(registry.KATAS, 1):
-        print(f"[{i}/{n}] judging {k.module}…", end="", file=env.stdout, flush=True)
+        head = f"[{i}/{n}] judging {k.module}…"
+        print(head, end="", file=env.stdout, flush=True)
         digest = content_hash(env.kata_file(k))
         verdict = judge(env, k, env.kata_file(k).parent)
         record_verdict(store, k, verdict, env, digest)
         all_ok &= verdict.ok
-        env.say(" " + status_text(env, verdict.summary()) + f"  ({verdict.seconds:.1f} s)")
+        said = [" ", *status_text(env, verdict.summary()).runs, f"  ({verdict.seconds:.1f} s)"]
+        if screen.columns(env) is None:
+            env.say(line(env, *said))
+        else:  # on a terminal the whole line again, from its start, fitted to the width
+            print("\r", end="", file=env.stdout)
+            env.say(line(env, head, *said, hang=len(f"[{i}/{n}] ")))
     env.say()
     progress_table(env, store)
     return Exit.OK if all_ok else Exit.FAILED
@@ -57,12 +63,13 @@ def cmd_test(env: Env, args) -> int:
     if json_to == "-":
         write_results(env, verdict, kata, json_to)
         return exit_code(verdict)
-    for line in verdict_lines(env, verdict, kata, shown(env, path)):
-        env.say(line)
+    for said in verdict_lines(env, verdict, kata, shown(env, path)):
+        env.say(said)
     if verdict.ok:
         offer_next(env, store, kata)
     elif verdict.state == "failing":
-        env.say(f"Stuck? `dojo hint {kata.module}`.  Re-judge on every save: `dojo watch {kata.module}`.")
+        env.say(line(env, "Stuck? ", keep(f"`dojo hint {kata.module}`"), ".  Re-judge on every save: ",
+                     keep(f"`dojo watch {kata.module}`"), "."))
     if json_to:  # after the screen: a file that cannot be written loses nothing of the verdict
         write_results(env, verdict, kata, json_to)
     return exit_code(verdict)
@@ -93,7 +100,7 @@ def write_results(env: Env, verdict, kata: registry.Kata, to: str) -> None:
 def offer_next(env: Env, store: Store, kata: registry.Kata) -> registry.Kata | None:
     nxt = next_kata(store)
     if nxt is None:
-        env.say(paint(env, "That was the last one: every kata passes.", "green") + " Try `dojo interview`.")
+        env.say(line(env, ("That was the last one: every kata passes.", "green"), " Try ", keep("`dojo interview`"), "."))
     else:
-        env.say(f"Next: {paint(env, nxt.module, 'bold')} — {nxt.title}.  `dojo show {nxt.module}`")
+        env.say(line(env, "Next: ", (nxt.module, "bold"), f" — {nxt.title}.  ", keep(f"`dojo show {nxt.module}`")))
     return nxt

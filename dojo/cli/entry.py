@@ -17,9 +17,19 @@ from dojo.env import Env, other_clone, run_in
 from dojo.state import CannotWrite
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, its usage errors fitted to the terminal like every other line (its help is
+    wrapped by argparse itself, at the terminal's width)."""
+
+    def error(self, message: str):
+        self.print_usage(sys.stderr)
+        Env(stdout=sys.stdout, stderr=sys.stderr).warn(f"{self.prog}: error: {message}")
+        self.exit(2)
+
+
 def build_parser() -> argparse.ArgumentParser:
     names = ", ".join(f"{i} {k.module}" for i, k in enumerate(registry.KATAS, 1))
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="dojo",
         description="Practise writing attention in NumPy. With no command: your progress.",
         epilog=f"Katas, by name or number: {names}.  `dojo help COMMAND` explains one command.  "

@@ -11,7 +11,7 @@ from dojo.cli.check import offer_next, record_verdict
 from dojo.cli.common import Exit, current_kata, kata_arg, shown
 from dojo.cli.show import next_hint
 from dojo.env import Env
-from dojo.render import paint, verdict_lines
+from dojo.render import keep, line, verdict_lines
 from dojo.state import Store, content_hash
 
 
@@ -82,8 +82,8 @@ def cmd_watch(env: Env, args) -> int:
 
 def watch_loop(env, store, judge, keys, kata, debounce: float) -> int:
     def announce(k):
-        env.say(paint(env, f"Watching {shown(env, env.kata_file(k))}", "bold")
-                + " — save the file to re-judge.   keys: h hint · q quit")
+        env.say(line(env, (f"Watching {shown(env, env.kata_file(k))}", "bold"),
+                     " — save the file to re-judge.   keys: h hint · q quit"))
 
     announce(kata)
     path = env.kata_file(kata)
@@ -97,7 +97,8 @@ def watch_loop(env, store, judge, keys, kata, debounce: float) -> int:
             return Exit.OK
         if key in ("h", "H"):
             if passed:
-                env.say(f"{kata.module} passes already: no hint spent. `dojo hint {kata.module}` shows one anyway.")
+                env.say(line(env, f"{kata.module} passes already: no hint spent. ", keep(f"`dojo hint {kata.module}`"),
+                             " shows one anyway."))
             else:
                 next_hint(env, store, kata)
         if key in ("n", "N") and passed and nxt is not None:
@@ -107,7 +108,7 @@ def watch_loop(env, store, judge, keys, kata, debounce: float) -> int:
         sig = file_signature(path)
         if sig == judged:
             continue
-        env.say(paint(env, f"[{time.strftime('%H:%M:%S', time.localtime(env.now()))}] checking…", "cyan"))
+        env.say(line(env, (f"[{time.strftime('%H:%M:%S', time.localtime(env.now()))}] checking…", "cyan")))
         # Debounce: editors often write a file in several steps; wait until it holds still.
         settled = time.monotonic()
         while time.monotonic() - settled < debounce:
@@ -118,12 +119,12 @@ def watch_loop(env, store, judge, keys, kata, debounce: float) -> int:
         # A save while the judge runs stops it; a verdict is shown only for what the file holds.
         verdict = judge.judge(kata, path.parent, stale=lambda: file_signature(path) != sig)
         if verdict is None or file_signature(path) != sig:
-            env.say(paint(env, "saved again while checking: judging the new version instead.", "cyan"))
+            env.say(line(env, ("saved again while checking: judging the new version instead.", "cyan")))
             continue
         judged = sig
         record_verdict(store, kata, verdict, env, sig)
-        for line in verdict_lines(env, verdict, kata, shown(env, path)):
-            env.say(line)
+        for said in verdict_lines(env, verdict, kata, shown(env, path)):
+            env.say(said)
         passed = verdict.ok
         if passed:
             nxt = offer_next(env, store, kata)

@@ -1,7 +1,8 @@
 """How the comparison reads: sections 1, 3 and 4 as lines fitted to the terminal, and the JSON.
 
-``fit_width`` picks the width ($COLUMNS, else the terminal; None for a pipe or a file, which get
-one line a row, for grep) and ``fit`` wraps a sentence to it. Section 2's pictures are drawn by
+``fit_width`` picks the width (``dojo.screen.columns``: $COLUMNS, else the terminal; None for a pipe
+or a file, which get one line a row, for grep) and ``fit`` wraps a sentence to it (by rich, at word
+boundaries, in terminal cells). Section 2's pictures are drawn by
 ``dojo/heatmap.py``. ``report_json`` is the report as JSON text (inf and NaN as null).
 """
 
@@ -9,38 +10,27 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import sys
 
+from dojo import screen
 from dojo.compare.words import human_bytes, human_time
 from dojo.env import Env
 from dojo.render import paint, table
 
 
 def fit_width(env: Env) -> int | None:
-    """The width to fit: $COLUMNS when set, else the terminal written to (shutil's rules); None
-    when the output is a pipe or a file, which get one line a row (for grep)."""
-    import shutil
-
-    columns = os.environ.get("COLUMNS", "")
-    if columns.isdigit() and int(columns) > 0:
-        return int(columns)
-    try:
-        if env.stdout.isatty():
-            return os.get_terminal_size(env.stdout.fileno()).columns
-    except (AttributeError, OSError, ValueError):
-        return None
-    return None if not sys.stdout.isatty() else shutil.get_terminal_size().columns
+    """The width to fit: $COLUMNS when set, else the terminal written to; None when the output
+    is a pipe or a file, which get one line a row (for grep)."""
+    return screen.columns(env)
 
 
 def fit(text: str, width: int | None, first: str = "", indent: str = "") -> list[str]:
-    """``text`` wrapped at word boundaries to ``width`` columns (one line when width is None)."""
-    import textwrap
-
+    """``text`` wrapped at word boundaries to ``width`` columns, the first line after ``first``
+    and the others after ``indent`` (one line when width is None)."""
     if width is None:
         return [first + text]
-    return textwrap.wrap(text, width=max(20, width), initial_indent=first, subsequent_indent=indent,
-                         break_on_hyphens=False) or [first]
+    room = max(20, width) - max(screen.cell_len(first), screen.cell_len(indent))
+    lines = screen.wrap_text(text, room) or [""]
+    return [first + lines[0]] + [indent + ln for ln in lines[1:]]
 
 
 def agreement_section(env: Env, rows: list[dict], battery, width: int | None = None,

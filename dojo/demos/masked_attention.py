@@ -22,10 +22,10 @@ def sqrt_dk() -> Shown:
         rows.append({"d_k": d_k, "std": float(s.std()), "std_scaled": float((s / np.sqrt(d_k)).std()),
                      "top_raw": float(top_raw), "top_scaled": float(top_scaled)})
     lines = [f"q, k with N(0, 1) entries; {n_queries} queries against {n_keys} keys:",
-             "   d_k   std(q·k)   std(q·k/√d_k)   largest weight, unscaled   largest weight, scaled"]
+             "   d_k   std(q·k)   std(q·k/√d_k)   largest weight: unscaled   scaled"]
     for r in rows:
         lines.append(f"  {r['d_k']:>4}   {r['std']:8.2f}   {r['std_scaled']:13.2f}   "
-                     f"{r['top_raw']:24.3f}   {r['top_scaled']:22.3f}")
+                     f"{r['top_raw']:24.3f}   {r['top_scaled']:6.3f}")
     lines.append("  (largest weight: the mean over queries of the biggest softmax weight in the row)")
     return Shown(lines, {"rows": rows, "n_keys": n_keys})
 

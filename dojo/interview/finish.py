@@ -14,7 +14,7 @@ from pathlib import Path
 from dojo.interview.attempt import Attempt, sha, soft_write
 from dojo.interview.report import score
 from dojo.interview.screen import clock_text
-from dojo.render import paint
+from dojo.render import line
 
 RECORD_VERSION = 1
 
@@ -33,7 +33,7 @@ def hard_stop(iv, a: Attempt, closed: bool = False) -> Ended:
     limit = a.problem.limit_s
     iv.screen.clear()
     iv.say()
-    iv.say(paint(iv.env, f"[{clock_text(limit)}] Time is up: hard stop.", "red", "bold"))
+    iv.say(line(iv.env, (f"[{clock_text(limit)}] Time is up: hard stop.", "red bold")))
     if closed:
         iv.say("The deadline passed while the interview was closed: the file as the interview last "
                "saw it is graded (edits made while it was closed cannot be timed).")

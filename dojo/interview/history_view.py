@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import time
 
-from dojo import history
+from dojo import history, screen
 from dojo.cli import Exit, kata_arg
 from dojo.env import Env
 from dojo.interview.report import ENDED_WORDS, RESULT_WORDS
-from dojo.render import duration, paint, table
+from dojo.render import duration, keep, line
 
 num = history.finite
 
@@ -46,7 +46,7 @@ def loop_rows(r: dict, number: str, when: str) -> list[list[str]]:
     rows = [head]
     for i, s in enumerate(stages, 1):
         stage = num(s.get("stage"))
-        rows.append(row(s, "", "", f"  {stage if stage is not None else i:g}. {text_or_dash(s.get('kata'))}"))
+        rows.append(row(s, "", "", keep(f"  {stage if stage is not None else i:g}. {text_or_dash(s.get('kata'))}")))
     return rows
 
 
@@ -74,13 +74,16 @@ def cmd_history(env: Env, args) -> int:
             rows += loop_rows(r, str(i), when_text(r))
         else:
             rows.append(row(r, str(i), when_text(r), text_or_dash(r.get("kata"))))
-    env.say(paint(env, f"Interview history ({len(records)} attempt{'s' if len(records) != 1 else ''})", "bold"))
+    env.say(line(env, (f"Interview history ({len(records)} attempt{'s' if len(records) != 1 else ''})", "bold")))
     if shown_from:
         env.say(f"(the last 20; `dojo history --all` shows all {len(records)})")
     env.say()
     headers = ["#", "date", "kata", "result", "time used", "of the limit", "props", "hints", "score"]
-    for line in table(rows, headers):
-        env.say(line)
+    nowrap = (0, 5, 7, 8)
+    if not screen.fits(env, headers, rows, nowrap=nowrap):  # a narrow terminal: no number, no bar
+        keep = [1, 2, 3, 4, 6, 7, 8]
+        headers, rows, nowrap = [headers[i] for i in keep], [[r[i] for i in keep] for r in rows], (5, 6)
+    screen.table(env, headers, rows, nowrap=nowrap)
     attempts = history.attempts(records)
     if args.kata:
         attempts = [a for a in attempts if a.get("kata") == kata.module]
@@ -88,13 +91,12 @@ def cmd_history(env: Env, args) -> int:
     if not bests:
         return Exit.OK
     env.say()
-    env.say(paint(env, "Personal bests", "bold") + " (loop stages count for their kata)")
+    env.say(line(env, ("Personal bests", "bold"), " (loop stages count for their kata)"))
     rows = [[k, str(b["attempts"]), str(b["passed"]), duration(b["fastest"]),
              "—" if b["best_score"] is None else f"{b['best_score']:g}"] for k, b in bests.items()]
-    for line in table(rows, ["kata", "attempts", "passed", "fastest pass", "best score"]):
-        env.say(line)
+    screen.table(env, ["kata", "attempts", "passed", "fastest pass", "best score"], rows, nowrap=(0,))
     env.say()
-    env.say(paint(env, "Time used per attempt", "bold") + " (oldest → newest; full height is the time limit)")
+    env.say(line(env, ("Time used per attempt", "bold"), " (oldest → newest; full height is the time limit)"))
     width = max(len(k) for k in bests)
     for kata in bests:
         mine = [(used, limit) for r in attempts if r.get("kata") == kata

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from dojo.interview.attempt import Attempt, read_bytes, sha
 from dojo.interview.screen import clock_text
-from dojo.render import paint, pass_count, verdict_lines
+from dojo.render import line, pass_count, verdict_lines
 
 
 def summary(v) -> dict:
@@ -38,7 +38,7 @@ class Judging:
         judges what was there when s was pressed, and does not follow.)"""
         iv, env, p = self.iv, self.iv.env, a.problem
         tagged = p.seen
-        iv.say(paint(env, f"[{clock_text(a.elapsed())}] checking…", "cyan"))
+        iv.say(line(env, (f"[{clock_text(a.elapsed())}] checking…", "cyan")))
         while True:
             stale = (lambda: sha(read_bytes(a.path)) != tagged) if follow else None
             v = self.judge.judge(a.kata, a.folder, stale=stale)
@@ -46,7 +46,7 @@ class Judging:
                 break
             a.observe()
             tagged = p.seen
-            iv.say(paint(env, f"[{clock_text(a.elapsed())}] saved again: checking the new version…", "cyan"))
+            iv.say(line(env, (f"[{clock_text(a.elapsed())}] saved again: checking the new version…", "cyan")))
         p.judge_runs += 1
         p.verdict = summary(v)
         # Cache the verdict for the final grade only if the file did not change under the judge.
@@ -56,15 +56,15 @@ class Judging:
         if iv.session.coach:
             lines = verdict_lines(env, v, a.kata, str(a.path))
         elif v.state == "passed":
-            lines = [paint(env, f"  ✓ passed: {pass_count(v.total, v.total)}", "green", "bold")
-                     + f"  ({v.seconds:.1f} s)" + ("" if iv.scripted else "   s submits")]
+            lines = [line(env, (f"  ✓ passed: {pass_count(v.total, v.total)}", "green bold"),
+                          f"  ({v.seconds:.1f} s)" + ("" if iv.scripted else "   s submits"))]
         elif v.state == "failing" or (v.state == "timed-out" and v.total):
             hung = " (one of them timed out)" if v.state == "timed-out" else ""
             lines = [f"  {pass_count(v.passed, v.total)}{hung}.  ({v.seconds:.1f} s)"]
         else:  # the file itself cannot be judged: saying why hands over no test case
             lines = verdict_lines(env, v, a.kata, str(a.path))[1:]
-        for line in lines:
-            iv.say(line)
+        for said in lines:
+            iv.say(said)
         return p.verdict
 
     def grade(self, a: Attempt, frozen: bytes, final: Path | None) -> dict:

@@ -15,8 +15,9 @@ from dojo.interview.attempt import Attempt
 from dojo.interview.finish import Ended, finish, hard_stop
 from dojo.interview.report import HINT_COST
 from dojo.interview.screen import Detached, clock_text
+from dojo import screen
 from dojo.messages import message, text
-from dojo.render import STATE_LABELS, paint, pass_count
+from dojo.render import STATE_LABELS, line, pass_count
 
 TICK = 0.05  #: seconds between looks at the keys, the clock and the attempt file
 KEYS_HELP = "s submit · t test · h hint · q abandon"
@@ -32,8 +33,8 @@ def play(iv, a: Attempt) -> Ended:
         got, iv.signals.got = iv.signals.got, None
         if got == signal.SIGINT:
             iv.say()
-            iv.say(paint(iv.env, "Ctrl-C: the interview is abandoned.", "yellow")
-                   + " Your attempt file stays and the attempt is recorded.")
+            iv.say(line(iv.env, ("Ctrl-C: the interview is abandoned.", "yellow"),
+                        " Your attempt file stays and the attempt is recorded."))
             return finish(iv, a, "interrupt", a.elapsed())
         if got is not None:
             raise Detached(got)
@@ -100,9 +101,8 @@ def hint(iv, a: Attempt) -> None:
         return
     p.hints = used + 1
     iv.save()
-    head = f"hint {used + 1} of {len(hints)}"
-    text = iv.screen.wrap(f"{head} (−{HINT_COST} points): {hints[used]}", "  ")
-    iv.say(paint(iv.env, head, "yellow", "bold") + text[len(head):])
+    iv.say(line(iv.env, (f"hint {used + 1} of {len(hints)}", "yellow bold"), f" (−{HINT_COST} points): {hints[used]}",
+                hang=2))
 
 
 def warnings(iv, a: Attempt, e: float, now_words: bool = True) -> None:
@@ -120,7 +120,7 @@ def warnings(iv, a: Attempt, e: float, now_words: bool = True) -> None:
     if now_words:
         p.warned += [name for name, _, _ in due]
         iv.save()
-        iv.say(paint(iv.env, f"[{clock_text(e)}] {due[-1][2]}", "yellow", "bold"))
+        iv.say(line(iv.env, (f"[{clock_text(e)}] {due[-1][2]}", "yellow bold")))
     else:
         for name, frac, said in due:
             p.warned.append(name)
@@ -156,11 +156,12 @@ class Clock:
             judged = STATE_LABELS.get(v.get("state"), (str(v.get("state")),))[0]
         if iv.screen.live:
             head = f"⏱ {iv.stage_words()}{clock_text(e)} used · "
-            tail = f" │ {judged} │ {keys_help(asking)}"
-            room = iv.screen.columns() - 1 - len(head) - len(f"{clock_text(left)} left")
-            if len(tail) > room:  # a line that wraps cannot be redrawn in place: say less
-                tail = f" │ {judged}"[: max(0, room)]
-            iv.screen.status(head + paint(iv.env, f"{clock_text(left)} left", colour) + tail)
+            left_text = f"{clock_text(left)} left"
+            # A line that wraps cannot be redrawn in place: say less, whole parts only.
+            room = iv.screen.columns() - 1 - screen.cell_len(head + left_text)
+            tail = next((t for t in (f" │ {judged} │ {keys_help(asking)}", f" │ {judged}", "")
+                         if screen.cell_len(t) <= room), "")
+            iv.screen.status(line(iv.env, head, (left_text, colour), tail))
         else:
             every = min(60.0, max(10.0, limit / 10))
             bucket = int(e // every)

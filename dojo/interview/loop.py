@@ -30,7 +30,8 @@ from dojo.verdict import diagnosis_words
 from dojo.interview.screen import clock_text
 from dojo.interview.state import Entry, Loop, Problem, Session
 from dojo.cli import Exit
-from dojo.render import paint, pass_count, table
+from dojo import screen
+from dojo.render import keep, line, pass_count
 
 DEFAULT_MINUTES = 45  #: --loop: the whole loop's clock (dojo interview --loop)
 
@@ -94,10 +95,10 @@ class LoopInterview(Interview):
             if rec["outcome"] not in ("passed", "failed") or s.index >= len(s.queue):
                 break
             self.say()
-            self.say(paint(self.env, f"Stage {rec['stage']} of {len(s.queue)}: {RESULT_WORDS[rec['outcome']]}"
-                           f" at {clock_text(loop.elapsed_s)}", "bold")
-                     + (f" ({rec['score']} points)." if rec["score"] is not None else ".")
-                     + f"  Next question: {registry.get(s.entry.kata).title}.")
+            self.say(line(self.env, (f"Stage {rec['stage']} of {len(s.queue)}: {RESULT_WORDS[rec['outcome']]}"
+                                     f" at {clock_text(loop.elapsed_s)}", "bold"),
+                          (f" ({rec['score']} points)." if rec["score"] is not None else ".")
+                          + f"  Next question: {registry.get(s.entry.kata).title}."))
         return ended
 
     def conclude(self, ended: Ended | None) -> int:
@@ -145,8 +146,8 @@ class LoopInterview(Interview):
     def heading(self, kata: registry.Kata, p: Problem) -> str:
         n, total = self.session.index + 1, len(self.session.queue)
         left = clock_text(p.limit_s - p.elapsed_s)
-        return (paint(self.env, f"Interview loop, stage {n} of {total}: {kata.title}", "bold")
-                + f"   [{kata.difficulty}, {left} left on the loop's clock]")
+        return line(self.env, (f"Interview loop, stage {n} of {total}: {kata.title}", "bold"),
+                    f"   [{kata.difficulty}, {left} left on the loop's clock]")
 
     def clock_words(self, p: Problem) -> str:
         return (f"At {clock_text(p.limit_s)} the loop's clock stops hard: what is saved then is graded. "
@@ -203,21 +204,21 @@ class LoopInterview(Interview):
         if not any(self.loop.checked.get(str(r.get("stage"))) for r in rec["stages"]):
             return
         say()
-        say(paint(env, text(message("loop.checked")), "bold"))
+        say(line(env, (text(message("loop.checked")), "bold")))
         for r in rec["stages"]:
             result = RESULT_WORDS.get(r["outcome"], r["outcome"]) if r["attempted"] else text(message("report.no-attempt"))
             key = "loop.checked-stage.last-run" if r["outcome"] == "abandoned" else "loop.checked-stage"
-            say(paint(env, text(message(key, stage=r.get("stage"), kata=r["kata"], result=result)), "bold"))
+            say(line(env, (text(message(key, stage=r.get("stage"), kata=r["kata"], result=result)), "bold")))
             if r["attempted"]:
-                for line in property_lines(self, r["kata"], self.loop.checked.get(str(r.get("stage"))), "    "):
-                    say(line)
+                for said in property_lines(self, r["kata"], self.loop.checked.get(str(r.get("stage"))), "    "):
+                    say(said)
 
     def report_loop(self, rec: dict, ended: Ended | None) -> None:
         env, say = self.env, self.say
         say()
         planned, reached, passed = len(rec["planned"]), rec["reached"], rec["passed_stages"]
-        say(paint(env, f"Interview loop over: {passed} of {planned} stages passed", "bold")
-            + f" ({reached} reached; {clock_text(rec['used_s'])} of {clock_text(rec['limit_s'])} used)")
+        say(line(env, (f"Interview loop over: {passed} of {planned} stages passed", "bold"),
+                 f" ({reached} reached; {clock_text(rec['used_s'])} of {clock_text(rec['limit_s'])} used)"))
         rows = []
         for i, kata in enumerate(rec["planned"], 1):
             st = next((r for r in rec["stages"] if r.get("stage") == i), None)
@@ -229,24 +230,26 @@ class LoopInterview(Interview):
             rows.append([str(i), kata, result, clock_text(st["used_s"]),
                          props, str(st["hints"]), "—" if st["score"] is None else str(st["score"])])
         say()
-        for line in table(rows, ["stage", "kata", "result", "time", "properties", "hints", "score"]):
-            say("  " + line)
+        self.screen.clear()
+        screen.table(env, ["stage", "kata", "result", "time", "properties", "hints", "score"], rows, indent=2,
+                     nowrap=(0, 1, 3, 5, 6))
         say()
         parts = " + ".join(str(r["score"]) for r in rec["stages"] if r["score"] is not None)
-        say(f"  {'score':<15}" + ("—" if rec["score"] is None else f"{rec['score']}   = {parts}")
-            + "  (the stages' scores added up: every stage reached counts)")
+        say(line(env, f"  {'score':<15}" + ("—" if rec["score"] is None else f"{rec['score']}   = {parts}")
+                 + "  (the stages' scores added up: every stage reached counts)", hang=17))
         last = rec["stages"][-1] if rec["stages"] else None
         for r in rec["stages"]:
             if r["state"] == "passed" or not r.get("first_failure"):
                 continue
-            checked = self.loop.checked.get(str(r.get("stage")))
-            first = failure_words(r["first_failure"], r["kata"], checked)
-            say(self.screen.wrap(f"  {'stage ' + str(r['stage']):<15}first failure: {first}", " " * 17))
+            checked_props = self.loop.checked.get(str(r.get("stage")))
+            first = failure_words(r["first_failure"], r["kata"], checked_props)
+            say(line(env, f"  {'stage ' + str(r['stage']):<15}first failure: {first}", hang=17))
             if r.get("diagnosis"):
-                say(self.screen.wrap(f"  {'':<15}behaves like: {diagnosis_words(r['diagnosis'], r['kata'])}", " " * 17))
+                say(line(env, f"  {'':<15}behaves like: {diagnosis_words(r['diagnosis'], r['kata'])}", hang=17))
             final = self.graded_copy(r)
             if final is not None:  # every stage graded with failures, however it ended (submitted, time)
-                say(f"  {'':<15}explained by: `dojo compare {r['kata']} --file {final}`")
+                say(line(env, f"  {'':<15}explained by: ", keep(f"`dojo compare {r['kata']} --file {final}`"),
+                         hang=17))
         self.checked_by_stage(rec)
         # The interviewer asks about the furthest code the candidate wrote.
         asked = next((r for r in reversed(rec["stages"]) if r["attempted"]), last)

@@ -17,7 +17,7 @@ from dojo.interview.report import HINT_COST, report, summary
 from dojo.interview.screen import Detached, Screen, Signals, clock_text
 from dojo.interview.state import Entry, Problem, Session
 from dojo.messages import message, text
-from dojo.render import contract, docstring_of, paint, properties_of, signature_of
+from dojo.render import contract, docstring_of, keep, line, properties_of, signature_of
 
 
 class Interview:
@@ -113,8 +113,8 @@ class Interview:
         n, total = s.index + 1, len(s.queue)
         self.say()
         limit = clock_text(s.entry.limit_s)
-        self.say(paint(self.env, f"Next: problem {n} of {total}, {s.entry.kata} ({limit} on the clock).", "bold")
-                 + " Press n to start it (the clock starts then), q to stop here.")
+        self.say(line(self.env, (f"Next: problem {n} of {total}, {s.entry.kata} ({limit} on the clock).", "bold"),
+                      " Press n to start it (the clock starts then), q to stop here."))
         self.save()
         while True:
             self.screen.watch_output()
@@ -169,46 +169,45 @@ class Interview:
             env.warn(f"warning: {path} was missing; put back the version the interview last saw.")
         self.save()
         self.statement(kata, p)
-        self.say(paint(env, "Resumed: ", "bold") + f"{clock_text(p.elapsed_s)} used, "
-                 f"{clock_text(gap)} of it while the interview was closed; "
-                 f"{clock_text(p.limit_s - p.elapsed_s)} left.")
+        self.say(line(env, ("Resumed: ", "bold"), f"{clock_text(p.elapsed_s)} used, "
+                      f"{clock_text(gap)} of it while the interview was closed; "
+                      f"{clock_text(p.limit_s - p.elapsed_s)} left."))
         return p
 
     def statement(self, kata: registry.Kata, p: Problem) -> None:
         env, say, s = self.env, self.say, self.session
         source = env.solution_file(kata)
         say(self.heading(kata, p))
-        say(f"Write your answer in: {paint(env, str(Attempt.file(env, p)), 'bold')}")
+        say(line(env, "Write your answer in: ", (str(Attempt.file(env, p)), "bold")))
         if p.start is not None:
             say("It starts with your file from the stage before; the new function is below it.")
         say()
-        say("    " + paint(env, signature_of(source, kata.function), "cyan"))
+        signature = signature_of(source, kata.function)
+        say(line(env, "    ", (signature, "cyan"), hang=5 + signature.index("(")))
         say()
-        for line in contract(env, docstring_of(source, kata.function)):
-            say("    " + line if line else "")
+        for ln in contract(env, docstring_of(source, kata.function), indent=4):
+            say(ln)
         say()
         checks = properties_of(env.test_file(kata))
         if s.coach:
-            say(paint(env, "What the judge checks", "bold") + " (property tests against PyTorch, float64):")
+            say(line(env, ("What the judge checks", "bold"), " (property tests against PyTorch, float64):"))
             for _, statement in checks:
-                say(f"  • {statement}")
+                say(line(env, f"  • {statement}", hang=4))
         else:  # their titles would hand over the classic mistakes: shown once the interview ends
-            head = "What the judge checks:"
-            text = self.screen.wrap(f"{head} {len(checks)} property tests against PyTorch (float64). Their titles "
-                                    "are shown when the interview ends (--coach shows them now).", "")
-            say(paint(env, head, "bold") + text[len(head):])
+            say(line(env, ("What the judge checks:", "bold"), f" {len(checks)} property tests against PyTorch "
+                     "(float64). Their titles are shown when the interview ends (--coach shows them now)."))
         say()
         if not self.scripted:
             judged = "every save is judged" if s.watch else "press t to judge"
             shown_ = "the whole verdict" if s.coach else "how many properties pass"
-            say(self.screen.wrap(f"Keys: {live.KEYS_HELP}.  {judged.capitalize()} and you see {shown_}.", ""))
-            say(self.screen.wrap(f"Hints cost {HINT_COST} points each. {self.clock_words(p)}", ""))
+            say(line(env, f"Keys: {keep(live.KEYS_HELP)}.  {judged.capitalize()} and you see {shown_}."))
+            say(line(env, f"Hints cost {HINT_COST} points each. {self.clock_words(p)}"))
 
     def heading(self, kata: registry.Kata, p: Problem) -> str:
         n, total = self.session.index + 1, len(self.session.queue)
         of = f"problem {n} of {total}: " if total > 1 else ""
-        return (paint(self.env, f"Interview {of}{kata.title}", "bold")
-                + f"   [{kata.difficulty}, {clock_text(p.limit_s)} on the clock]")
+        return line(self.env, (f"Interview {of}{kata.title}", "bold"),
+                    f"   [{kata.difficulty}, {clock_text(p.limit_s)} on the clock]")
 
     def clock_words(self, p: Problem) -> str:
         return f"At {clock_text(p.limit_s)} the clock stops hard: what is saved then is graded."

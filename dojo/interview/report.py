@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from dojo import screen
 from dojo.interview.screen import clock_text
 from dojo.messages import is_message, message, text
-from dojo.render import STATE_LABELS, paint, pass_count, table
+from dojo.render import STATE_LABELS, keep, line, pass_count
 from dojo.verdict import diagnosis_words, first_failure_words, property_title
 
 HINT_COST = 10  #: points per hint
@@ -78,20 +79,21 @@ def property_lines(iv, kata: str, properties, indent: str = "  ") -> list[str]:
         title = property_title(kata, pid)
         if not passed and pid in why:
             title = text(message("category.because", title_text=title, category=why[pid]))
-        mark = paint(env, f"{indent}✓ ", "green") if passed else paint(env, f"{indent}✗ ", "red")
-        lines.append(iv.screen.wrap(mark + title, indent + "  "))
+        mark = (f"{indent}✓ ", "green") if passed else (f"{indent}✗ ", "red")
+        lines.append(line(env, mark, title, hang=len(indent) + 2))
     return lines
 
 
-def result_text(env, rec: dict) -> str:
+def result_text(env, rec: dict) -> list:
+    """The result, as runs (``screen.line``)."""
     ended = ENDED_WORDS[rec["ended_by"]]
     if not rec["attempted"]:
-        return paint(env, "no attempt", "bold") + f" ({ended}; nothing written yet)"
+        return [("no attempt", "bold"), f" ({ended}; nothing written yet)"]
     return {
-        "passed": paint(env, "passed", "green", "bold") + ": all properties pass, submitted in time",
-        "failed": paint(env, "failed", "red", "bold") + ": submitted with failing properties",
-        "timed-out": paint(env, "time ran out", "red", "bold") + " (hard stop; the frozen copy is graded)",
-        "abandoned": paint(env, ended, "yellow", "bold"),
+        "passed": [("passed", "green bold"), ": all properties pass, submitted in time"],
+        "failed": [("failed", "red bold"), ": submitted with failing properties"],
+        "timed-out": [("time ran out", "red bold"), " (hard stop; the frozen copy is graded)"],
+        "abandoned": [(ended, "yellow bold")],
     }[rec["outcome"]]
 
 
@@ -116,7 +118,7 @@ def report(iv, kata, ended, path: Path) -> None:
         points = "— (abandoned attempts are not scored)"
     first = failure_words(rec["first_failure"], kata.module, ended.properties) if rec["state"] != "passed" else None
     rows = [
-        ("result", result_text(env, rec)),
+        ("result", *result_text(env, rec)),
         ("time", f"{clock_text(rec['used_s'])} of {clock_text(rec['limit_s'])}"
                  + (f"  ({clock_text(rec['closed_s'])} while closed)" if rec["closed_s"] else "")),
         ("properties", properties_text(rec)),
@@ -130,23 +132,28 @@ def report(iv, kata, ended, path: Path) -> None:
     if final is not None:
         rows.append(("graded copy", str(final)))
     say()
-    say(paint(env, f"Interview over: {kata.module} — {kata.title}", "bold"))
-    for name, value in rows:
-        say(f"  {name:<15}{value}")
+    say(line(env, (f"Interview over: {kata.module} — {kata.title}", "bold")))
+    for name, *value in rows:
+        say(field_line(env, name, *value))
     checked(iv, kata, ended)
     followups(iv, kata)
+
+
+def field_line(env, name: str, *value):
+    """``  name           value`` (a report's row): a long value continues under itself."""
+    return line(env, "  " + screen.pad(name, 15), *value, hang=17)
 
 
 def followups(iv, kata) -> None:
     """The interviewer's follow-up questions, and where their model answers are (time is up)."""
     say = iv.say
     say()
-    say(paint(iv.env, "The interviewer's follow-up questions:", "bold"))
+    say(line(iv.env, ("The interviewer's follow-up questions:", "bold")))
     for i, q in enumerate(kata.followups, 1):
-        say(iv.screen.wrap(f"  {i}. {q}", "     "))
+        say(line(iv.env, f"  {i}. {q}", hang=5))
     say()
-    say(iv.screen.wrap(f"Answer them aloud first; then `dojo followups {kata.module} --answers` shows model "
-                       "answers and runs their demonstrations.", ""))
+    say(line(iv.env, "Answer them aloud first; then ", keep(f"`dojo followups {kata.module} --answers`"),
+             " shows model answers and runs their demonstrations."))
 
 
 def checked(iv, kata, ended) -> None:
@@ -155,15 +162,15 @@ def checked(iv, kata, ended) -> None:
     if ended.properties and rec["attempted"]:
         say()
         if rec["outcome"] == "abandoned":  # nothing was graded: the properties are the last run's
-            say(paint(env, text(message("report.checked.last-run")), "bold"))
+            say(line(env, (text(message("report.checked.last-run")), "bold")))
         else:
-            say(paint(env, "What the judge checked", "bold") + " (the graded copy):")
-        for line in property_lines(iv, kata.module, ended.properties):
-            say(line)
+            say(line(env, ("What the judge checked", "bold"), " (the graded copy):"))
+        for said in property_lines(iv, kata.module, ended.properties):
+            say(said)
     if rec["attempted"] and rec["state"] != "passed" and ended.final is not None:
         say()
-        say(f"Next: `dojo compare {kata.module} --file {ended.final}` shows where your answer and the "
-            "reference part ways.")
+        say(line(env, "Next: ", keep(f"`dojo compare {kata.module} --file {ended.final}`"),
+                 " shows where your answer and the reference part ways."))
 
 
 def summary(iv, done: list[dict], not_started: list[str]) -> None:
@@ -188,8 +195,7 @@ def summary(iv, done: list[dict], not_started: list[str]) -> None:
     rows.append([words("summary.total"), "", words("summary.passed", passed=passed, count=count),
                  clock_text(used), "", str(sum(scores)) if scores else "—"])
     say()
-    say(paint(env, words("summary.heading", count=count), "bold"))
+    say(line(env, (words("summary.heading", count=count), "bold")))
     say()
     heads = [words(f"summary.column.{c}") for c in ("problem", "kata", "result", "time", "properties", "score")]
-    for line in table(rows, heads):
-        say("  " + line)
+    screen.table(env, heads, rows, indent=2, nowrap=(0, 1, 3, 5))

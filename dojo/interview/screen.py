@@ -1,5 +1,6 @@
-"""The terminal an interview runs in: lines for the record, one countdown line redrawn in
-place, and the signals (Ctrl-C, hang-up, terminate) turned into flags the loop reads."""
+"""The terminal an interview runs in: lines for the record (fitted to the width by
+dojo/screen.py), one countdown line redrawn in place, and the signals (Ctrl-C, hang-up,
+terminate) turned into flags the loop reads."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import signal
 import stat
 import time
 
+from dojo import screen
 from dojo.env import Env
 from dojo.render import duration
 
@@ -134,18 +136,7 @@ class Screen:
 
     def columns(self) -> int:
         """The width of the terminal written to (the one that wraps the line), 80 if unknown."""
-        try:
-            return os.get_terminal_size(self.env.stdout.fileno()).columns
-        except (AttributeError, OSError, ValueError):
-            return 80
-
-    def wrap(self, text: str, indent: str) -> str:
-        """On a terminal, long text wrapped at word boundaries (a pipe gets it as one line)."""
-        if not self.live:
-            return text
-        import textwrap
-
-        return textwrap.fill(text, width=min(100, self.columns() - 1), subsequent_indent=indent)
+        return screen.columns(self.env) or 80
 
     def clear(self) -> None:
         if self.status_shown:

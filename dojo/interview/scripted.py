@@ -12,7 +12,7 @@ from dojo.interview.attempt import Attempt, write_bytes
 from dojo.interview.finish import Ended, finish
 from dojo.interview.live import warnings
 from dojo.interview.screen import clock_text
-from dojo.render import paint
+from dojo.render import line
 
 
 def play(iv, a: Attempt, answer: Path, at: float | None) -> Ended:
@@ -25,7 +25,7 @@ def play(iv, a: Attempt, answer: Path, at: float | None) -> Ended:
     warnings(iv, a, min(at, limit), now_words=False)
     data = answer.read_bytes()
     if at >= limit:
-        iv.say(paint(iv.env, f"[{clock_text(limit)}] Time is up: hard stop.", "red", "bold"))
+        iv.say(line(iv.env, (f"[{clock_text(limit)}] Time is up: hard stop.", "red bold")))
         frozen = a.seen_bytes
         write_bytes(a.path, data)
         iv.say(f"The answer arrived at {clock_text(at)}, after the hard stop: it is copied into "
@@ -39,7 +39,7 @@ def play(iv, a: Attempt, answer: Path, at: float | None) -> Ended:
     if iv.session.watch and not a.untouched(data):
         graded = iv.judging.check(a)
     if iv.signals.got == signal.SIGINT:
-        iv.say(paint(iv.env, "Ctrl-C: the interview is abandoned.", "yellow"))
+        iv.say(line(iv.env, ("Ctrl-C: the interview is abandoned.", "yellow")))
         return finish(iv, a, "interrupt", at)
     iv.say(f"[{clock_text(at)}] submitted.")
     return finish(iv, a, "submit", at, frozen=data, graded=graded)

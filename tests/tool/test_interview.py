@@ -505,7 +505,8 @@ def test_in_a_real_terminal_the_countdown_redraws_and_a_save_is_judged(sandbox, 
     socket = f"dojo-test-{uuid.uuid4().hex[:8]}"
     env = sandbox.environ()
     env.pop("NO_COLOR")
-    command = " ".join(
+    # -u COLUMNS -u LINES: the tmux server inherits xdist's COLUMNS=80, which the tool would fit to
+    command = "-u COLUMNS -u LINES " + " ".join(
         [f"{k}={shlex.quote(env[k])}" for k in ("DOJO_ROOT", "DOJO_STATE_DIR", "DOJO_FAKE_CLOCK", "PYTHONPATH")]
         + ["TERM=xterm-256color", *map(shlex.quote, sandbox.command("interview", "softmax"))]
     )
