@@ -297,7 +297,8 @@ def _fill(line: str, params: dict, language: str, glue: bool = False) -> str:
         raw = params.get(m.group(1), "")
         value = _value(raw, language, glue)
         if "\n" in value and _is_array(raw):  # an array lines up under its first row
-            value = value.replace("\n", "\n" + " " * column)
+            first, *rest = value.split("\n")  # a blank line between blocks stays empty
+            value = "\n".join([first, *(" " * column + ln if ln.strip() else "" for ln in rest)])
         pieces.append(value)
         at = m.end()
     pieces.append(line[at:])

@@ -217,13 +217,15 @@ def call_text(function: str, call: dict) -> str:
     parts = []
     for name, value in call.items():
         shown = value.get("repr", "") if isinstance(value, dict) else str(value)
-        parts.append(f"{name}=" + shown.replace("\n", "\n" + " " * (len(name) + 1)))
+        first, *rest = shown.split("\n")  # a blank line between an array's blocks stays empty
+        parts.append(f"{name}=" + "\n".join([first, *(" " * (len(name) + 1) + ln if ln.strip() else ""
+                                                     for ln in rest)]))
     return f"{function}(\n" + _indent(",\n".join(parts), 4) + "\n)"
 
 
 def _indent(text: str, n: int = 2) -> str:
     pad = " " * n
-    return "\n".join(pad + ln if ln else ln for ln in text.splitlines())
+    return "\n".join(pad + ln if ln.strip() else "" for ln in text.splitlines())
 
 
 def verdict_lines(env: Env, verdict, kata, shown_file: str, show_details: bool = True) -> list[screen.Line]:
