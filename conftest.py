@@ -108,6 +108,12 @@ def pytest_configure(config):
         raise pytest.UsageError(f"--impl {raw}: no such folder")
     impl = impl.resolve()
     config.dojo_impl = impl
+    from dojo import lang, locale
+
+    try:  # plain pytest speaks the language dojo would (DOJO_LANG, `dojo lang`, the locale)
+        locale.set_language(lang.choose(None, state_dir=Path(os.environ.get("DOJO_STATE_DIR") or ROOT / ".dojo")))
+    except lang.LanguageError as e:
+        raise pytest.UsageError(str(e)) from None
     config.dojo_is_reference = impl == (ROOT / "solutions").resolve()
     config.dojo_functions = {}
     config.dojo_remotes = []

@@ -99,9 +99,12 @@ def columns(env, stream=None) -> int | None:
 
 
 def judge_environ(env, base: dict) -> dict:
-    """The environment of a judge run: the width its arrays are formatted for
-    (``$DOJO_COLUMNS``), only when the verdict will be shown at a width."""
+    """The environment of a judge run: the tool's language (``$DOJO_LANG``) and the width its
+    arrays are formatted for (``$DOJO_COLUMNS``), only when the verdict will be shown at a width."""
+    from dojo import locale
+
     out = dict(base)
+    out["DOJO_LANG"] = locale.LANGUAGE  # the judge speaks the language the command was given
     width = columns(env)
     if width:
         out["DOJO_COLUMNS"] = str(width)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from dojo import registry
+from dojo import lang, locale, registry
 from dojo.cli.backups import cmd_reset, cmd_restore
 from dojo.cli.check import cmd_check, cmd_test
 from dojo.cli.common import Exit, UsageError, words
@@ -37,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
                "3 internal error, 130 interrupted.",
     )
     parser.add_argument("--version", action="version", version=f"dojo {version()}")
+    parser.add_argument("--lang", metavar="zh|en", dest="lang_flag", help=words("cli.lang.flag"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.add_parser("list", help="the progress table").set_defaults(func=cmd_list)
     sub.add_parser("check", help="re-judge every kata and refresh the table").set_defaults(func=cmd_check)
@@ -82,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("kata", nargs="?", help="default: the next kata to do")
     p.add_argument("--answers", action="store_true", help="show the model answers and run their demonstrations")
     p.set_defaults(func=cmd_followups)
-    for extension in ("dojo.interview", "dojo.compare", "dojo.drill", "dojo.clean"):
+    for extension in ("dojo.cli.lang", "dojo.interview", "dojo.compare", "dojo.drill", "dojo.clean"):
         try:
             module = __import__(extension, fromlist=["register"])
         except ModuleNotFoundError as e:
@@ -136,6 +137,30 @@ def parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespac
     return args
 
 
+def lang_flag(argv: list[str]) -> tuple[str | None, list[str]]:
+    """``--lang X`` (or ``--lang=X``) taken out of ``argv`` wherever it is, before the parser is
+    built: the parser's own help is in the chosen language. The last one given wins."""
+    flag, rest, i = None, [], 0
+    while i < len(argv):
+        a = argv[i]
+        if a == "--":
+            rest += argv[i:]
+            break
+        if a == "--lang":
+            if i + 1 >= len(argv):
+                raise lang.LanguageError("--lang needs a language: zh or en")
+            flag, i = argv[i + 1], i + 2
+            continue
+        if a.startswith("--lang="):
+            flag = a.split("=", 1)[1]
+        else:
+            rest.append(a)
+        i += 1
+    if flag is not None:
+        lang.normalise(flag, "--lang")
+    return flag, rest
+
+
 def cmd_help(env: Env, args, parser: argparse.ArgumentParser, sub) -> int:
     if not args.topic:
         env.say(parser.format_help().rstrip())
@@ -157,11 +182,19 @@ def main(argv: list[str] | None = None, env: Env | None = None) -> int:
         if clone is not None:
             run_in(clone, sys.argv[1:] if argv is None else argv)
     env = env or Env.from_os()
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        flag, argv = lang_flag(argv)
+        locale.set_language(lang.choose(flag, state_dir=env.state_dir))
+    except lang.LanguageError as e:
+        env.warn(f"dojo: {e}")
+        return Exit.USAGE
     parser = build_parser()
     try:
-        args = parse(parser, sys.argv[1:] if argv is None else argv)
+        args = parse(parser, argv)
     except SystemExit as e:
         return Exit.OK if e.code == 0 else Exit.USAGE
+    args.lang_flag = flag
     func = getattr(args, "func", cmd_progress)
     try:
         return int(func(env, args))

@@ -1,5 +1,7 @@
 import pytest
 
+from dojo import locale
+
 from tests.tool.harness import REPO, Sandbox
 
 
@@ -17,3 +19,11 @@ def wrong():
 @pytest.fixture
 def solution():
     return lambda kata: REPO / "solutions" / f"{kata}.py"
+
+
+@pytest.fixture(autouse=True)
+def in_english(monkeypatch):
+    """The project's own suite runs in English (whatever the machine's locale or a saved
+    `dojo lang`), unless a test asks for Chinese."""
+    monkeypatch.setenv("DOJO_LANG", "en")
+    monkeypatch.setattr(locale, "LANGUAGE", "en")

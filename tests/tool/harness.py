@@ -81,6 +81,7 @@ class Sandbox:
             DOJO_STATE_DIR=str(self.state),
             DOJO_FAKE_CLOCK=str(self.clock_file),
             NO_COLOR="1",
+            DOJO_LANG="en",  # the project's own suite runs in English; a test that wants Chinese says so
             PYTHONPATH=str(REPO),  # the dojo package under test, even when not installed
         )
         env.pop("PYTHONDONTWRITEBYTECODE", None)

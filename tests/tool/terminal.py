@@ -45,6 +45,7 @@ def in_pty(command: list[str], columns: int, env: dict, cwd, timeout: float = 18
     ``key`` is typed (for a command that waits for keys)."""
     master, slave = pty_pair(columns)
     environ = {k: v for k, v in env.items() if k not in ("COLUMNS", "LINES")}
+    environ.setdefault("DOJO_LANG", "en")
     proc = subprocess.Popen(command, stdin=slave, stdout=slave, stderr=slave, env=environ, cwd=cwd,
                             start_new_session=True)
     os.close(slave)

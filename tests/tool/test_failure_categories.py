@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import pytest
 
+from dojo import locale as dojo_locale
 from dojo import messages, registry
 from dojo.env import Env
 from dojo.messages import text
@@ -123,6 +124,6 @@ def test_the_category_comes_from_data_not_from_text(monkeypatch, verdicts):
     was worked out from English."""
     pseudo = {key: f"⟦{key}⟧" for key in messages.ENGLISH}
     monkeypatch.setitem(messages.CATALOGUES, "xx", pseudo)
-    monkeypatch.setattr(messages, "LANGUAGE", "xx")
+    monkeypatch.setattr(dojo_locale, "LANGUAGE", "xx")
     found = categories(verdicts["truthiness_of_mask"])
     assert found["test_does_not_modify_its_inputs"] == "⟦category.raised-on-valid⟧"

@@ -15,6 +15,7 @@ import json
 import pytest
 
 from dojo import history, messages, registry
+from dojo import locale as dojo_locale
 from dojo.env import Env
 from dojo.interview.report import failure_words
 from dojo.render import verdict_lines
@@ -87,7 +88,7 @@ def pseudo_language(monkeypatch):
                                           if p in ("what", "text", "type", "count"))
               for key, t in messages.ENGLISH.items()}
     monkeypatch.setitem(messages.CATALOGUES, "xx", pseudo)
-    monkeypatch.setattr(messages, "LANGUAGE", "xx")
+    monkeypatch.setattr(dojo_locale, "LANGUAGE", "xx")
 
 
 def test_every_screen_renders_the_messages(verdicts, pseudo_language):
@@ -112,7 +113,7 @@ def test_a_first_draft_is_named_for_its_value_bug_with_its_missing_checks_apart(
     checks its inputs) on its valid inputs, and the compare battery's error cases it lets through
     said on their own line, as data in the record (tests/meta/wrong/softmax/draft_global_max_shift.py
     lists them, worked out by hand)."""
-    monkeypatch.setattr(messages, "LANGUAGE", "en")
+    monkeypatch.setattr(dojo_locale, "LANGUAGE", "en")
     v = verdicts["softmax:draft_global_max_shift"]
     assert v.diagnosis == "softmax/global_max_shift"
     record = next(r for r in v.failures if r.get("diagnosis"))

@@ -1,0 +1,11 @@
+import pytest
+
+from dojo import locale
+
+
+@pytest.fixture(autouse=True)
+def in_english(monkeypatch):
+    """The project's own suite runs in English (whatever the machine's locale or a saved
+    `dojo lang`), unless a test asks for Chinese."""
+    monkeypatch.setenv("DOJO_LANG", "en")
+    monkeypatch.setattr(locale, "LANGUAGE", "en")
