@@ -11,7 +11,7 @@ language:
   its demonstrations).
 - ``<lang>/judge/<module>.toml``: what the kata's judge says, as ``judge.<module>.<key>``
   (``property.<test>``: a ✓/✗ line, ``because.<id>``: why an input must raise,
-  ``bug.<stem>``: a known bug's description).
+  ``bug.<stem>``: a known bug's description, ``case.<name>``: a compare battery case's name).
 
 English texts that live with their code are not copied into the English catalogue: a kata's
 title, hints and follow-ups (``registry.toml``), a property's title (its test's docstring),
@@ -155,3 +155,9 @@ def stub_docstring(module: str, lang: str | None = None) -> str | None:
     """The stub's docstring in ``lang`` (None: English, derived from the solution)."""
     lang = lang or LANGUAGE
     return None if lang == "en" else lookup(f"kata.{module}.stub", lang)
+
+
+def case_name(module: str, name: str, lang: str | None = None) -> str:
+    """A ``dojo compare`` battery case's name (``dojo/batteries/<module>.py``; the English name is
+    its id, kept in stored verdicts): ``judge.<module>.case.<English name>``."""
+    return _localised(f"judge.{module}.case.{name}", name, lang)
