@@ -17,7 +17,7 @@ import re
 import pytest
 
 from tests.tool.terminal import screen_lines
-from tests.tool.test_layout import COMMANDS, box, check, set_up, snapshot  # noqa: F401 - box is a fixture
+from tests.tool.test_layout import COMMANDS, check, set_up, snapshot
 
 #: Words that stay English in Chinese text: names of tools, libraries, exceptions and values.
 ALLOWED = {
@@ -94,7 +94,7 @@ def _answers(args) -> str:
 
 @pytest.mark.contributors  # every command, judge and all: the contributors' suite
 @pytest.mark.parametrize("name,how,args,keys", COMMANDS, ids=[c[0] for c in COMMANDS])
-def test_every_command_speaks_chinese(box, name, how, args, keys):  # noqa: F811 - box is the fixture
+def test_every_command_speaks_chinese(box, name, how, args, keys):
     zh = _chinese(box)
     set_up(zh, how)
     code = "\n".join(p.read_text(encoding="utf-8") for p in (zh.root / "katas").glob("*.py")) + _answers(args)
@@ -151,7 +151,7 @@ def test_the_detector_of_misaligned_tables():
 
 
 @pytest.mark.parametrize("columns", (80, 120))
-def test_a_chinese_progress_table_lines_up_in_a_terminal(box, columns):  # noqa: F811 - box is the fixture
+def test_a_chinese_progress_table_lines_up_in_a_terminal(box, columns):
     """The progress table, its headers, status words and titles in Chinese, in a real pty."""
     from tests.tool.test_layout import on_terminal
 
