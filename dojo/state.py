@@ -253,6 +253,7 @@ class Store:
         self._data: dict | None = None
         self.unsaved: str | None = None  # why the last save failed, once said
         self._stubs: dict[str, bytes | None] = {}
+        self._untouched: dict[tuple[str, bytes], bool] = {}
 
     # -- state.json -------------------------------------------------------------------------
     def load(self) -> dict:
@@ -313,9 +314,25 @@ class Store:
             return {"state": UNREADABLE}
         if isinstance(saved, dict) and saved.get("sha256") == hashlib.sha256(data).hexdigest():
             return saved
-        if data.endswith(STUB_BODY) and data == self.stub(kata):  # (deriving the stub parses a file)
+        if data.endswith(STUB_BODY) and self.untouched(kata, data):  # (deriving the stub parses a file)
             return None
         return {"state": CHANGED if isinstance(saved, dict) else UNJUDGED}
+
+    def untouched(self, kata, data: bytes) -> bool:
+        """Whether ``data`` is ``kata``'s untouched stub in any language (``dojo.stubs.untouched``):
+        the English one first, which needs no catalogue."""
+        if data == self.stub(kata):
+            return True
+        key = (kata.module, data)
+        if key not in self._untouched:
+            from dojo.stubs import untouched
+
+            try:
+                found = untouched(data.decode("utf-8"), self.env.solution_file(kata), kata.function)
+            except (UnicodeDecodeError, OSError, SyntaxError, ValueError, StopIteration):
+                found = None
+            self._untouched[key] = found is not None
+        return self._untouched[key]
 
     def stub(self, kata) -> bytes | None:
         """The kata's untouched stub (as ``dojo reset`` writes it); None when it cannot be derived."""
