@@ -30,6 +30,12 @@ class Formatter(argparse.HelpFormatter):
             return super()._split_lines(text, width)
         return cjk.wrap(" ".join(text.split()), width)
 
+    def format_help(self):
+        """A section's heading ends in a full-width colon when it is Chinese ("选项：")."""
+        import re
+
+        return re.sub(r"(?m)^(\s*\S*[\u3000-\u9fff]):$", "\\1：", super().format_help())
+
     def _fill_text(self, text, width, indent):
         from dojo import cjk
 
