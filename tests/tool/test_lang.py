@@ -222,7 +222,9 @@ x 本身不能被修改。"""
 
 @pytest.fixture
 def chinese_softmax(monkeypatch):
-    """softmax has a Chinese stub docstring (ZH_DOC); no other kata has one."""
+    """softmax has a Chinese stub docstring (ZH_DOC); no other kata has one. Lines whole, as
+    on a pipe (pytest-xdist's workers have COLUMNS=80)."""
+    monkeypatch.delenv("COLUMNS", raising=False)
     def stub_docstring(module, lang=None):
         lang = lang or locale.LANGUAGE
         return ZH_DOC if lang == "zh" and module == "softmax" else None
