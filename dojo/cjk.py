@@ -13,8 +13,9 @@ import unicodedata
 
 #: May not start a line (they close what is before them).
 NO_START = frozenset("，。、：；！？）」』》】〕…,.;:!?)]}%·")
-#: May not end a line (they open what follows).
-NO_END = frozenset("（「『《【〔([{")
+#: May not end a line (they open what follows). An ASCII bracket is part of its word already:
+#: ``exp(-inf)`` never breaks.
+NO_END = frozenset("（「『《【〔")
 
 
 def wide(ch: str) -> bool:
