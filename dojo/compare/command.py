@@ -258,8 +258,7 @@ def section_speed(c: Comparison, yours, rows: list[dict], broken: str | None) ->
     else:
         env.say(paint(env, t("compare.speed.timing"), "dim"))
         speed = run_speed(env, c.battery, c.ref_fn, yours, args.timeout, args.sizes)
-        for ln in speed_section(env, speed, c.width):
-            env.say(ln)
+        speed_section(env, speed, c.width)
         c.report["speed"] = speed
 
 

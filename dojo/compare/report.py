@@ -30,8 +30,46 @@ def fit(text: str, width: int | None, first: str = "", indent: str = "") -> list
     if width is None:
         return [first + text]
     room = max(20, width) - max(screen.cell_len(first), screen.cell_len(indent))
-    lines = screen.wrap_text(text, room) or [""]
+    lines = (screen.wrap_text(text, room) if text.isascii() else wrap_wide(text, room)) or [""]
     return [first + lines[0]] + [indent + ln for ln in lines[1:]]
+
+
+#: Punctuation a line may not start with (it stays with the character before it) or end with.
+_NO_START = set("，。、；：？！）」』》〉】…·—%,.;:?!)]}")
+_NO_END = set("（「『《〈【([{")
+
+
+def wrap_wide(text: str, width: int) -> list[str]:
+    """``text`` with wide (Chinese) characters wrapped to ``width`` cells: a line may break at a
+    space or between two Chinese characters (rich breaks only at spaces, so a Chinese sentence
+    would move to the next line whole), never before a closing or after an opening punctuation
+    mark. A word wider than the line is cut."""
+    from rich.cells import cell_len
+
+    tokens: list[str] = []
+    for ch in text:
+        if ch == " ":
+            tokens.append(ch) if not tokens or tokens[-1] != " " else None
+        elif tokens and tokens[-1] != " " and (ch in _NO_START or tokens[-1][-1] in _NO_END
+                                               or (cell_len(ch) == 1 and cell_len(tokens[-1][-1]) == 1)):
+            tokens[-1] += ch
+        else:
+            tokens.append(ch)
+    lines, line = [], ""
+    for token in tokens:
+        if token == " ":
+            line += " " if line else ""
+            continue
+        if line and cell_len(line + token) > width:
+            lines.append(line.rstrip())
+            line = ""
+        while cell_len(token) > width:  # a word wider than a line: cut at the width
+            cut = max(1, max(i for i in range(len(token) + 1) if cell_len(token[:i]) <= width))
+            lines.append(token[:cut])
+            token = token[cut:]
+        line += token
+    lines.append(line.rstrip())
+    return [ln for ln in lines if ln] or [""]
 
 
 def agreement_section(env: Env, rows: list[dict], battery, width: int | None = None,
@@ -94,8 +132,13 @@ def threads_text(th: dict) -> str:
     return t("compare.speed.threads", numpy=th["numpy"], source=th["source"])
 
 
-def speed_section(env: Env, speed: dict, width: int | None = None) -> list[str]:
+def speed_section(env: Env, speed: dict, width: int | None = None) -> None:
+    """Print section 3: what was timed, the table (fitted to the terminal by ``screen.table``:
+    its headings wrap, a time or a size never breaks), the verdicts."""
     from dojo.messages import message, text
+
+    def glued(cell: str) -> str:
+        return cell.replace(" ", screen.NBSP)
 
     small, big = speed["shown"]
     th = speed["threads"]
@@ -110,28 +153,31 @@ def speed_section(env: Env, speed: dict, width: int | None = None) -> list[str]:
         untraced = t("compare.speed.not-traced") if name == "torch" else t("compare.speed.too-slow-to-trace")
 
         def memory(n):
-            return human_bytes(peak[n]) if peak.get(n) is not None else untraced
+            return glued(human_bytes(peak[n])) if peak.get(n) is not None else untraced
 
         memory_growth = row.get("memory_growth")
+        growth_cell = text(row["problem"]) if row.get("problem") and not row["times"] else text(row["growth_cell"])
         cells.append([
             t(f"compare.speed.row.{name}"),
-            human_time(row["seconds"].get(small)),
+            glued(human_time(row["seconds"].get(small))),
             memory(small),
-            human_time(row["seconds"].get(big)),
+            glued(human_time(row["seconds"].get(big))),
             memory(big),
             (f"{ratio:.2f}×" if ratio < 10 else f"{ratio:.0f}×") if ratio else "—",
-            text(row["problem"]) if row.get("problem") and not row["times"] else text(row["growth_cell"]),
+            glued(growth_cell) if growth_cell.startswith("n^") else growth_cell,
             f"n^{memory_growth:.1f}" if memory_growth is not None else "—",
         ])
     versus = t("compare.speed.head.versus") if speed["ratio_n"] == big else t("compare.speed.head.versus-at",
                                                                                 n=speed["ratio_n"])
     peak_head = t("compare.speed.head.peak")
-    lines += table(cells, ["", f"n={small}", peak_head, f"n={big}", peak_head, versus,
-                           t("compare.speed.head.time"), t("compare.speed.head.memory")])
-    lines.append("")
+    for ln in lines:
+        env.say(ln)
+    screen.table(env, ["", f"n={small}", peak_head, f"n={big}", peak_head, versus,
+                       t("compare.speed.head.time"), t("compare.speed.head.memory")], cells)
+    env.say()
     for colour, note in speed["notes"]:
-        lines += [paint(env, ln, colour) for ln in fit(text(note), width)]
-    return lines
+        for ln in fit(text(note), width):
+            env.say(paint(env, ln, colour))
 
 
 def diff_lines(env: Env, diff: list[str]) -> list[str]:
