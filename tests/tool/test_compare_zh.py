@@ -203,3 +203,22 @@ def test_wide_text_breaks_between_characters_not_before_punctuation():
         assert not any(ln[0] in "，。；：）" for ln in lines)
         assert all(cell_len(ln) >= width - 4 for ln in lines[:-1])  # full lines, not ragged ones
     assert wrap_wide("通过 `dojo test causal_self_attention` 之后", 30) == ["通过 `dojo test", "causal_self_attention` 之后"]
+
+
+@pytest.mark.parametrize("kata", sorted(BATTERIES))
+def test_every_battery_says_what_it_draws_and_times_in_chinese(chinese, kata):
+    """Each battery's own words have their Chinese (dojo/locale/zh/battery/<kata>.toml), and no
+    Chinese is left for a panel title the battery no longer has."""
+    from dojo.batteries import battery_text, panel_title
+
+    battery = BATTERIES[kata]
+    words = tomllib.loads((REPO / "dojo" / "locale" / "zh" / "battery" / f"{kata}.toml").read_text(encoding="utf-8"))
+    titles = {panel.title for panel in battery.panels(battery.map_inputs())}
+    assert set(words.get("panel", {})) == titles
+    for field, english in (("map_what", battery.map_what), ("blocked_words", battery.blocked_words),
+                           ("speed_what", battery.speed.what)):
+        assert (field in words) == bool(english), field
+    for field in ("map_what", "blocked_words", "speed_what"):
+        said = battery_text(battery, field)
+        assert said == words.get(field, "") and not re.search(r"[A-Za-z]{3,} [A-Za-z]{3,} [A-Za-z]{3,}", said)
+    assert all(panel_title(battery, title) == words["panel"][title] for title in titles)
