@@ -222,3 +222,13 @@ def test_every_battery_says_what_it_draws_and_times_in_chinese(chinese, kata):
         said = battery_text(battery, field)
         assert said == words.get(field, "") and not re.search(r"[A-Za-z]{3,} [A-Za-z]{3,} [A-Za-z]{3,}", said)
     assert all(panel_title(battery, title) == words["panel"][title] for title in titles)
+
+
+def test_the_chinese_readme_is_linked_both_ways_and_its_table_is_generated():
+    from dojo import docs
+
+    english = (REPO / "README.md").read_text(encoding="utf-8")
+    chinese = (REPO / "README.zh.md").read_text(encoding="utf-8")
+    assert "中文说明：[README.zh.md](README.zh.md)" in english.split("\n## ", 1)[0]
+    assert "[README.md](README.md)" in chinese.split("\n## ", 1)[0]
+    assert docs.render_readme(chinese, "zh") == chinese, "run: python -m dojo.docs"
