@@ -91,7 +91,7 @@ def test_the_chinese_screen_fits_and_its_table_lines_up(screens, columns):
     whole = "跳过：你的结果有 9 个用例和参考实现不一致。答案不对，比速度没有意义；先把这些修好。"
     assert cell_len(skipped) >= min(columns - 3, cell_len(whole)), skipped
     cases = len(BATTERIES["softmax"].cases)
-    head = next((i for i, ln in enumerate(lines) if ln.split()[:3] == ["用例", "类型", "结果"]), None)
+    head = next((i for i, ln in enumerate(lines) if ln.split()[:3] == ["用例", "类别", "结果"]), None)
     if head is None:  # too narrow for the columns: each case on a line, its result under it
         assert columns < 120
         rows = [i for i, ln in enumerate(lines) if ln[:3] in ("✓  ", "✗  ")]
@@ -99,11 +99,11 @@ def test_the_chinese_screen_fits_and_its_table_lines_up(screens, columns):
         for i in rows:
             assert re.search(r"（(边界|随机|报错)）$", lines[i]) and lines[i + 1].startswith("     "), lines[i:i + 2]
         return
-    kind_at = cell_len(lines[head][:lines[head].index("类型")])
+    kind_at = cell_len(lines[head][:lines[head].index("类别")])
     result_at = cell_len(lines[head][:lines[head].index("结果")])
     rows = [ln for ln in lines[head + 2:] if ln[:3] in ("✓  ", "✗  ")]
     assert len(rows) == cases
-    for ln in rows:  # every kind under 类型, every result under 结果
+    for ln in rows:  # every kind under 类别, every result under 结果
         assert char_at(ln, kind_at - 1) == " " and char_at(ln, kind_at) in "边随报", ln
         assert char_at(ln, result_at - 1) == " " and char_at(ln, result_at) != " ", ln
     # a result's continuation lines start under the result column too
