@@ -30,46 +30,11 @@ def fit(text: str, width: int | None, first: str = "", indent: str = "") -> list
     if width is None:
         return [first + text]
     room = max(20, width) - max(screen.cell_len(first), screen.cell_len(indent))
-    lines = (screen.wrap_text(text, room) if text.isascii() else wrap_wide(text, room)) or [""]
+    lines = screen.wrap_text(text, room) or [""]  # Chinese breaks between characters (dojo/cjk.py)
     return [first + lines[0]] + [indent + ln for ln in lines[1:]]
 
 
 #: Punctuation a line may not start with (it stays with the character before it) or end with.
-_NO_START = set("，。、；：？！）」』》〉】…·—%,.;:?!)]}")
-_NO_END = set("（「『《〈【([{")
-
-
-def wrap_wide(text: str, width: int) -> list[str]:
-    """``text`` with wide (Chinese) characters wrapped to ``width`` cells: a line may break at a
-    space or between two Chinese characters (rich breaks only at spaces, so a Chinese sentence
-    would move to the next line whole), never before a closing or after an opening punctuation
-    mark. A word wider than the line is cut."""
-    from rich.cells import cell_len
-
-    tokens: list[str] = []
-    for ch in text:
-        if ch == " ":
-            tokens.append(ch) if not tokens or tokens[-1] != " " else None
-        elif tokens and tokens[-1] != " " and (ch in _NO_START or tokens[-1][-1] in _NO_END
-                                               or (cell_len(ch) == 1 and cell_len(tokens[-1][-1]) == 1)):
-            tokens[-1] += ch
-        else:
-            tokens.append(ch)
-    lines, line = [], ""
-    for token in tokens:
-        if token == " ":
-            line += " " if line else ""
-            continue
-        if line and cell_len(line + token) > width:
-            lines.append(line.rstrip())
-            line = ""
-        while cell_len(token) > width:  # a word wider than a line: cut at the width
-            cut = max(1, max(i for i in range(len(token) + 1) if cell_len(token[:i]) <= width))
-            lines.append(token[:cut])
-            token = token[cut:]
-        line += token
-    lines.append(line.rstrip())
-    return [ln for ln in lines if ln] or [""]
 
 
 def agreement_section(env: Env, rows: list[dict], battery, width: int | None = None,

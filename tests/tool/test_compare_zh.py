@@ -17,7 +17,8 @@ import pytest
 
 from dojo import locale
 from dojo.batteries import BATTERIES
-from dojo.compare.report import agreement_section, speed_section, wrap_wide
+from dojo.compare.report import agreement_section, speed_section
+from dojo.screen import wrap_text as wrap_wide
 from dojo.env import Env
 from dojo.heatmap import Map, terminal_lines
 from dojo.screen import cell_len
