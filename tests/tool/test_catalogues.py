@@ -191,7 +191,7 @@ def test_every_track_is_in_chinese():
 
 #: What a contract's code looks like: `spans`, dotted names (np.float64), snake_case names (d_k),
 #: numbers in e-notation (1e-9), comparisons and shapes' pieces are checked through these.
-CODE = re.compile(r"`[^`\n]+`|\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\b(?!\.)|\b[A-Za-z]+_[A-Za-z0-9_]+\b"
+CODE = re.compile(r"``[^`\n]+``|`[^`\n]+`|\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\b(?!\.)|\b[A-Za-z]+_[A-Za-z0-9_]+\b"
                   r"|\b\d+(?:\.\d+)?e[-+]?\d+\b")
 
 
