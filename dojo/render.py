@@ -283,7 +283,7 @@ def verdict_lines(env: Env, verdict, kata, shown_file: str, show_details: bool =
     marks = {"pass": ("  ✓ ", "green"), "skipped": ("  - ", "dim")}
     for r in v.records:
         mark = marks.get(r["status"], ("  ✗ ", "red"))
-        skipped = [("  " + t("verdict.skipped"), "dim")] if r["status"] == "skipped" else []
+        skipped = [(t("verdict.skipped"), "dim")] if r["status"] == "skipped" else []
         out.append(line(env, mark, locale.property_title(kata.module, r["id"], r["title"]), *skipped, hang=4))
     if v.problem and v.state in ("incomplete", "timed-out") and show_details:
         out.append(line(env))
@@ -299,7 +299,7 @@ def verdict_lines(env: Env, verdict, kata, shown_file: str, show_details: bool =
                 line(env)]
         if len(failures) > 1:
             out.append(line(env, ("  " + t("verdict.more-failing", count=len(failures) - 1), "dim")))
-    seconds = "  " + t("verdict.seconds", seconds=f"{v.seconds:.1f}")
+    seconds = t("verdict.seconds", seconds=f"{v.seconds:.1f}")
     if v.state == "passed":
         out.append(line(env, (t("verdict.passed", count_text=pass_count(v.passed, v.total)), "green bold"), seconds))
     else:

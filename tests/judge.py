@@ -280,9 +280,11 @@ def expect_value_error(call, because):
         raise KataMismatch(message("expect.value-error.raised", because_text=because,
                                    type=getattr(e, "type_name", type(e).__name__),
                                    text=getattr(e, "said", None) or str(e))) from e
-    shown = result
-    if isinstance(result, tuple):
-        shown = ", ".join(show(r) for r in result)
+    shown = result if not isinstance(result, tuple) else list(result)
+    if isinstance(result, tuple) and result:  # "a, b, c" with each array as data
+        shown = _shown(result[-1])
+        for r in reversed(result[:-1]):
+            shown = message("values.several", first=_shown(r), rest=shown)
     elif isinstance(result, np.ndarray):
         shown = array_param(result)
     raise KataMismatch(message("expect.value-error.returned", because_text=because, result=shown))
