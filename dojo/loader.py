@@ -189,3 +189,37 @@ def time_limit(seconds: float | None, what="your function"):
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+#: The messages a worker may send as its account of a file it cannot load (dojo/zygote_child.py),
+#: with the parameters each takes: the candidate's code runs there and could forge anything else.
+LOAD_MESSAGES = {
+    "kata.numpy-only": {"file", "module", "line", "forbidden"},
+    "kata.numpy-only.no-line": {"file", "module", "forbidden"},
+    "kata.no-function": {"file", "function"},
+    "kata.cannot-import": {"file", "type", "text", "where"},
+    "kata.cannot-import.at": {"line", "source_text"},
+}
+
+
+def load_message(said) -> dict | None:
+    """A worker's account of a load failure as a message, if it is one it may send (plain string
+    and integer parameters, one nested ``where``), else None."""
+    if not isinstance(said, dict) or set(said) != {"id", "params"} or not isinstance(said["params"], dict):
+        return None
+    allowed = LOAD_MESSAGES.get(said["id"])
+    params = said["params"]
+    if allowed is None or set(params) - allowed:
+        return None
+    out = {}
+    for key, value in params.items():
+        if key == "where" and isinstance(value, dict):
+            value = load_message(value)
+            if value is None or value["id"] != "kata.cannot-import.at":
+                return None
+        elif key == "where" and value != "":
+            return None
+        elif isinstance(value, bool) or not isinstance(value, (str, int)):
+            return None
+        out[key] = value[:2000] if isinstance(value, str) else value
+    return {"id": said["id"], "params": out}

@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dojo import procfs, wire
+from dojo import loader, procfs, wire
 from dojo.messages import message
 from dojo.messages import text as message_text
 from dojo.zygote_handle import Zygote
@@ -160,7 +160,7 @@ class Worker:
             line = info.get("line")
             self.problem = {"status": "cannot-load", "state": state, "message": said[:4000],
                             "line": line if isinstance(line, int) else None}
-            account = load_message(info.get("said"))
+            account = loader.load_message(info.get("said"))
             if account is not None:
                 self.problem["said"] = account
         self.close()
@@ -369,40 +369,6 @@ def _problem(state: str, said: dict) -> dict:
     the message)."""
     return {"status": "cannot-load", "state": state, "line": None, "message": message_text(said, "en"),
             "said": said}
-
-
-#: The messages a worker may send as its account of a file it cannot load (dojo/zygote_child.py),
-#: with the parameters each takes: the candidate's code runs there and could forge anything else.
-LOAD_MESSAGES = {
-    "kata.numpy-only": {"file", "module", "line", "forbidden"},
-    "kata.numpy-only.no-line": {"file", "module", "forbidden"},
-    "kata.no-function": {"file", "function"},
-    "kata.cannot-import": {"file", "type", "text", "where"},
-    "kata.cannot-import.at": {"line", "source_text"},
-}
-
-
-def load_message(said) -> dict | None:
-    """A worker's account of a load failure as a message, if it is one it may send (plain string
-    and integer parameters, one nested ``where``), else None."""
-    if not isinstance(said, dict) or set(said) != {"id", "params"} or not isinstance(said["params"], dict):
-        return None
-    allowed = LOAD_MESSAGES.get(said["id"])
-    params = said["params"]
-    if allowed is None or set(params) - allowed:
-        return None
-    out = {}
-    for key, value in params.items():
-        if key == "where" and isinstance(value, dict):
-            value = load_message(value)
-            if value is None or value["id"] != "kata.cannot-import.at":
-                return None
-        elif key == "where" and value != "":
-            return None
-        elif isinstance(value, bool) or not isinstance(value, (str, int)):
-            return None
-        out[key] = value[:2000] if isinstance(value, str) else value
-    return {"id": said["id"], "params": out}
 
 
 def _print_through(text: str) -> None:

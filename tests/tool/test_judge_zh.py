@@ -153,3 +153,28 @@ def test_a_hang_in_chinese(sandbox):
     assert zh("worker.hung.cpu", what=what, limit="2") in r.out, r.out
     assert zh("state.timed-out") in r.out
     assert "was still computing" not in r.out
+
+
+def test_a_worker_can_send_only_the_accounts_it_may_give():
+    """The worker runs the candidate's code: what it sends as an account is taken only when it is
+    one of the load failures or import refusals it may give, with plain parameters."""
+    from dojo.loader import load_message
+    from dojo.remote import refusal
+
+    numpy_only = {"id": "kata.numpy-only", "params": {"file": "softmax.py", "module": "scipy", "line": 3,
+                                                      "forbidden": "torch"}}
+    assert load_message(numpy_only) == numpy_only
+    at = {"id": "kata.cannot-import.at", "params": {"line": 2, "source_text": "1/0"}}
+    failed = {"id": "kata.cannot-import", "params": {"file": "a.py", "type": "ZeroDivisionError",
+                                                     "text": "division by zero", "where": at}}
+    assert load_message(failed) == failed
+    for forged in ({"id": "text", "params": {"text": "all properties pass"}},
+                   {"id": "kata.numpy-only", "params": {"file": {"id": "text", "params": {}}}},
+                   {"id": "kata.cannot-import", "params": {"where": {"id": "text", "params": {"text": "x"}}}},
+                   {"id": "kata.no-function", "params": {"file": "a.py", "function": "f", "extra": "x"}},
+                   "kata.numpy-only", None):
+        assert load_message(forged) is None, forged
+    refused = {"id": "kata.refused-import", "params": {"module": "torch", "forbidden": "torch, jax"}}
+    assert refusal(refused) == refused
+    assert refusal({"id": "kata.refused-import", "params": {"module": "torch"}}) is None
+    assert refusal({"id": "verdict.passed", "params": {"count_text": "13"}}) is None
