@@ -102,7 +102,7 @@ class Guarded:
         # below, and the property's own arrays (which the oracle sees next) stay as drawn.
         given = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in kwargs.items()}
         try:
-            with time_limit(self.timeout, what=f"your {self.name}()"):
+            with time_limit(self.timeout, what=message("worker.your-function", function=self.name)):
                 result = self.fn(**given)
         except KataTimeout as e:
             e.inputs = kwargs
@@ -168,8 +168,12 @@ def check_pair(result, name: str, out_shape: tuple, weights_shape: tuple):
     )
 
 
-def check_close(got, want, what: str, why: str = "", rtol: float = RTOL, atol: float = ATOL):
-    """``got`` must match ``want`` (the oracle's, or a related call's) within float64 noise."""
+def check_close(got, want, what, why="", rtol: float = RTOL, atol: float = ATOL):
+    """``got`` must match ``want`` (the oracle's, or a related call's) within float64 noise.
+
+    ``what`` names the compared value and ``why`` says what it should be: each a plain string
+    (an identifier such as ``"out"``) or a message (``dojo.messages.message``), rendered in the
+    screen's language."""
     tolerance.note(want, rtol, atol)
     tolerance.note(got, rtol, atol)
     got = np.asarray(got)
@@ -180,7 +184,7 @@ def check_close(got, want, what: str, why: str = "", rtol: float = RTOL, atol: f
     )
     if ok:
         return
-    why_text = f" {why}" if why else ""
+    why_text = message("values.why", why=why) if why else ""
     if got.shape != want.shape:
         raise KataMismatch(message("values.wrong-shape", what=what, why_text=why_text,
                                    expected=array_param(want), got=array_param(got)))
@@ -252,13 +256,17 @@ def check_close_or_explain(got, want, what: str, why):
         check_close(got, want, what, why())
 
 
-def check_that(condition: bool, message: str):
+def check_that(condition: bool, what):
+    """``what``: the failure, a message or a plain string."""
     if not condition:
-        raise KataMismatch(message)
+        raise KataMismatch(what)
 
 
-def expect_value_error(call, because: str):
-    """``call()`` must raise ValueError (or a subclass) because the input breaks the contract."""
+def expect_value_error(call, because):
+    """``call()`` must raise ValueError (or a subclass) because the input breaks the contract.
+
+    ``because``: why, as a message (``message("judge.<kata>.because.<id>", ...)``) or a plain
+    string; a message is rendered in the screen's language."""
     try:
         result = call()
     except ValueError:
@@ -270,10 +278,13 @@ def expect_value_error(call, because: str):
                                    escape=getattr(e, "message", None) or message("text", text=str(e)))) from e
     except Exception as e:
         raise KataMismatch(message("expect.value-error.raised", because_text=because,
-                                   type=getattr(e, "type_name", type(e).__name__), text=str(e))) from e
-    shown = result
-    if isinstance(result, tuple):
-        shown = ", ".join(show(r) for r in result)
+                                   type=getattr(e, "type_name", type(e).__name__),
+                                   text=getattr(e, "said", None) or str(e))) from e
+    shown = result if not isinstance(result, tuple) else list(result)
+    if isinstance(result, tuple) and result:  # "a, b, c" with each array as data
+        shown = _shown(result[-1])
+        for r in reversed(result[:-1]):
+            shown = message("values.several", first=_shown(r), rest=shown)
     elif isinstance(result, np.ndarray):
         shown = array_param(result)
     raise KataMismatch(message("expect.value-error.returned", because_text=because, result=shown))

@@ -121,7 +121,10 @@ def lookup(id: str, lang: str | None = None):
     head, _, rest = id.partition(".")
     if head in ("kata", "judge"):
         module, _, key = rest.partition(".")
-        return part(lang, "katas" if head == "kata" else "judge", module).get(key)
+        found = part(lang, "katas" if head == "kata" else "judge", module).get(key)
+        if found is not None:
+            return found
+    # a general message whose id starts the same way ("kata.not-started")
     return general(lang).get(id)
 
 
