@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 
+from dojo import locale
 from dojo.compare.words import clip, describe, fmt, human_bytes, raised_text
 from dojo.messages import t
 
@@ -127,18 +128,19 @@ def compare_case(ref, yours, battery, file_name: str) -> tuple[bool, str, dict]:
         return t("compare.case.shape", shape=str(getattr(value, "shape", "?")))
 
     if yours.status == "skipped":
-        return False, yours.message, {}
+        return False, account(yours), {}
     if yours.status == "timeout":
         what = t("compare.case.timeout", seconds=f"{yours.seconds:g}")
         if "waited" in yours.message:  # not computing at all: sleeping or blocked
-            what = t("compare.case.waited", text=yours.message.split("() ", 1)[-1])
+            english = locale.LANGUAGE == "en" or yours.said is None
+            what = t("compare.case.waited", text=yours.message.split("() ", 1)[-1] if english else account(yours))
         return False, what, {}
     if yours.status == "crashed":
-        return False, t("compare.case.crashed", text=yours.message), {}
+        return False, t("compare.case.crashed", text=account(yours)), {}
     if yours.status == "unpicklable":
-        return False, t("compare.case.unpicklable", type=yours.error_type, text=yours.message), {}
+        return False, t("compare.case.unpicklable", type=yours.error_type, text=account(yours)), {}
     if yours.status == "cannot-load":
-        return False, yours.message, {}
+        return False, account(yours), {}
 
     if ref.returned:
         if yours.returned:
@@ -213,3 +215,11 @@ def outcome_json(outcome) -> dict:
     elif outcome.message:
         data["message"] = outcome.message
     return data
+
+
+def account(outcome) -> str:
+    """What happened to a call, in the screen's language: the tool's own account of a hang, a
+    crash or a file that cannot be loaded (``Outcome.said``), else the words it came with."""
+    from dojo.messages import text
+
+    return text(outcome.said) if outcome.said else outcome.message
