@@ -9,7 +9,7 @@ import math
 import re
 from pathlib import Path
 
-from dojo import screen
+from dojo import cjk, screen
 from dojo.env import Env
 from dojo.screen import CODES, keep, line  # noqa: F401 (re-exported)
 from dojo.verdict import diagnosis_description, properties_of, unchecked_message  # noqa: F401 (properties_of: re-exported)
@@ -170,8 +170,9 @@ def reflow(lines: list[str]) -> list[tuple[str, int, bool]]:
         if i + 1 < len(lines) and lines[i + 1].strip() and set(lines[i + 1].strip()) == {"-"}:
             out.append([ln, lead, True, False])
         elif (last is not None and last[3] and not item and not shaped and lead == last[1]
-              and len(previous) >= 60):
-            last[0] += " " + stripped
+              and cjk.cells(previous) >= 60):
+            chinese = cjk.wide(last[0][-1]) and cjk.wide(stripped[0])  # joins without a space
+            last[0] += ("" if chinese else " ") + stripped
         elif item:
             out.append([ln, len(item.group(0)), False, True])
         else:
