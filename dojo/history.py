@@ -46,7 +46,7 @@ def _read(env: Env) -> tuple[list[dict], bool]:
                 continue
             rec = json.loads(line)
             if not isinstance(rec, dict) or "kata" not in rec:
-                raise ValueError(f"line {n} is not an attempt record")
+                raise ValueError(_words("history.not-a-record", number=n))
             records.append(_migrated(rec))
     except (ValueError, OSError) as e:
         return [], set_aside(path, env, read_error(e)) is not None
@@ -71,7 +71,7 @@ def append(env: Env, record: dict) -> Path | None:
     records, rewritable = _read(env)
     records.append(record)
     line = json.dumps(record, sort_keys=True) + "\n"
-    problem = f"{where(history_path(env), env)} cannot be read, so it is not rewritten"
+    problem = _words("history.cannot-read", path=where(history_path(env), env))
     if rewritable:
         try:
             atomic_write_text(history_path(env), "".join(json.dumps(r, sort_keys=True) + "\n" for r in records), env)
@@ -85,12 +85,16 @@ def append(env: Env, record: dict) -> Path | None:
             atomic_write_text(side, line, env)
         except CannotWrite:
             continue
-        env.warn(f"dojo: {problem}. This attempt's record is saved in {side} instead: "
-                 f"add its line to {where(history_path(env), env)} to keep it in your history.")
+        env.warn(_words("history.side-file", problem=problem, side=side, path=where(history_path(env), env)))
         return side
-    env.warn(f"dojo: {problem}, and no side file could be written either. This attempt's record, "
-             f"to add to {where(history_path(env), env)} by hand:\n{line.rstrip()}")
+    env.warn(_words("history.no-side-file", problem=problem, path=where(history_path(env), env), record=line.rstrip()))
     return None
+
+
+def _words(id: str, **params) -> str:
+    from dojo.messages import message, text
+
+    return text(message(id, **params))
 
 
 def attempts(records: list[dict]) -> list[dict]:
