@@ -17,7 +17,19 @@ from dojo.interview.report import HINT_COST, report, summary
 from dojo.interview.screen import Detached, Screen, Signals, clock_text, difficulty_words
 from dojo.interview.state import Entry, Problem, Session
 from dojo.messages import message, text
-from dojo.render import contract, docstring_of, keep, line, properties_of, signature_of
+from dojo.render import contract, keep, line, properties_of, signature_of
+
+
+def contract_text(env: Env, kata: registry.Kata) -> str:
+    """The contract as the attempt's stub states it: the docstring in the tool's language when the
+    catalogue has it, else the solution's (``dojo.stubs``)."""
+    import ast
+
+    from dojo.stubs import stub_source
+
+    tree = ast.parse(stub_source(env.solution_file(kata), kata.function, language=None))
+    fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == kata.function)
+    return ast.get_docstring(fn) or ""
 
 
 class Interview:
@@ -184,7 +196,7 @@ class Interview:
         signature = signature_of(source, kata.function)
         say(line(env, "    ", (signature, "cyan"), hang=5 + signature.index("(")))
         say()
-        for ln in contract(env, docstring_of(source, kata.function), indent=4):
+        for ln in contract(env, contract_text(env, kata), indent=4):
             say(ln)
         say()
         checks = properties_of(env.test_file(kata))
