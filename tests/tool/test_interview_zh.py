@@ -151,7 +151,7 @@ def test_a_loop_in_chinese_then_its_history_and_the_drill(sandbox, solution):
     out = r.out
     assert r.code == 1, r.out + r.err
     assert "连环面试第 1/5 关：" in out and "[简单，连环面试的时钟还剩 45:00]" in out
-    assert re.search(r"^第 1/5 关：通过，用时 5:00（\d+ 分）。下一问：", out, re.M)
+    assert re.search(r"^第 1/5 关在 5:00 结束：通过（\d+ 分）。下一问：", out, re.M)
     assert "连环面试第 2/5 关：" in out and "[中等，连环面试的时钟还剩 40:00]" in out
     assert "文件开头是你上一关的代码，新函数在它下面。" in out
     assert "没有更多答案了：连环面试停在第 2 关之后。" in out
