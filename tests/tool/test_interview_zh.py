@@ -32,7 +32,7 @@ from tests.tool.harness import REPO, Sandbox
 
 ZH = {"DOJO_LANG": "zh"}
 N = len(properties_of(REPO / "tests" / "test_softmax.py"))
-FIELD_LABELS = ("结果", "用时", "性质", "评测次数", "提示", "第一处失败", "像已知错误", "得分", "作答文件", "评分副本")
+FIELD_LABELS = ("结果", "用时", "性质", "评测次数", "提示", "第一处失败", "像已知错误", "分数", "作答文件", "评分副本")
 
 
 def english_sentences() -> list[str]:
@@ -129,7 +129,7 @@ def test_an_interview_in_chinese_shows_the_chinese_screens_and_report(sandbox, w
     assert re.search(r"^  结果 +未通过：提交时还有性质没通过$", out, re.M)
     assert re.search(r"^  用时 +6:40 / 10:00$", out, re.M)
     assert re.search(r"^  评测次数 +1$", out, re.M)
-    assert re.search(r"^  得分 +\d+   = 100 × \d+/\d+（没有时间奖励：没有在时限内提交通过的答案）$", out, re.M)
+    assert re.search(r"^  分数 +\d+   = 100 × \d+/\d+（没有时间奖励：没有在时限内提交通过的答案）$", out, re.M)
     assert "评测器检查了什么（评分副本）：" in out
     assert "下一步：`dojo compare softmax --file " in out and "会指出你的答案从哪里开始和参考实现不一样。" in out
     assert "面试官的追问：" in out
@@ -159,7 +159,7 @@ def test_a_loop_in_chinese_then_its_history_and_the_drill(sandbox, solution):
     rows = lines_up(out, "关  ", 5, filled=(1, 2, 3, 4, 5, 6))
     assert [row.split()[0] for row in rows] == ["1", "2", "3", "4", "5"]
     assert "通过" in rows[0] and "未通过" in rows[1] and all("未到达" in row for row in rows[2:])
-    assert re.search(r"^  得分 +\d+   = \d+ \+ 0  （各关得分相加：每到达一关都算分）$", out, re.M)
+    assert re.search(r"^  分数 +\d+   = \d+ \+ 0  （各关分数相加：每到达一关都算分）$", out, re.M)
     assert re.search(r"^  第 2 关 +第一处失败：", out, re.M)
     assert re.search(r"^ {17}原因见：`dojo compare masked_attention --file \S+`$", out, re.M)
     no_english(out)
@@ -260,7 +260,7 @@ def test_the_attempt_starts_from_the_chinese_stub_and_an_untouched_stub_is_no_at
     assert laid_out == answer.read_text()
     assert (rec["attempted"], rec["score"]) == (False, None)
     assert re.search(r"^  结果 +.+（已提交；还什么都没写）$", out, re.M), out
-    assert re.search(r"^  得分 +—（未作答）$", out, re.M)
+    assert re.search(r"^  分数 +—（未作答）$", out, re.M)
 
 
 def test_the_fresh_attempt_file_is_the_chinese_stub(sandbox, chinese_stub):
