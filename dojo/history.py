@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 
 from dojo.env import Env
+from dojo.messages import t
 from dojo.state import CannotWrite, atomic_write_text, read_error, read_text, set_aside, where
 from dojo.verdict import migrate_summary
 
@@ -46,7 +47,7 @@ def _read(env: Env) -> tuple[list[dict], bool]:
                 continue
             rec = json.loads(line)
             if not isinstance(rec, dict) or "kata" not in rec:
-                raise ValueError(_words("history.not-a-record", number=n))
+                raise ValueError(t("state.history.not-record", line=n))
             records.append(_migrated(rec))
     except (ValueError, OSError) as e:
         return [], set_aside(path, env, read_error(e)) is not None
@@ -71,7 +72,7 @@ def append(env: Env, record: dict) -> Path | None:
     records, rewritable = _read(env)
     records.append(record)
     line = json.dumps(record, sort_keys=True) + "\n"
-    problem = _words("history.cannot-read", path=where(history_path(env), env))
+    problem = t("history.cannot-read", path=where(history_path(env), env))
     if rewritable:
         try:
             atomic_write_text(history_path(env), "".join(json.dumps(r, sort_keys=True) + "\n" for r in records), env)
@@ -85,16 +86,10 @@ def append(env: Env, record: dict) -> Path | None:
             atomic_write_text(side, line, env)
         except CannotWrite:
             continue
-        env.warn(_words("history.side-file", problem=problem, side=side, path=where(history_path(env), env)))
+        env.warn(t("history.side-file", problem=problem, side=side, path=where(history_path(env), env)))
         return side
-    env.warn(_words("history.no-side-file", problem=problem, path=where(history_path(env), env), record=line.rstrip()))
+    env.warn(t("history.no-side-file", problem=problem, path=where(history_path(env), env), record=line.rstrip()))
     return None
-
-
-def _words(id: str, **params) -> str:
-    from dojo.messages import message, text
-
-    return text(message(id, **params))
 
 
 def attempts(records: list[dict]) -> list[dict]:

@@ -103,8 +103,8 @@ def outdent(ln, hang: int, width: int):
 def wrap(body, width: int) -> list:
     """``body`` divided at word boundaries into lines of ``width`` cells. A word wider than
     that is not broken: it takes a line of its own and runs on. Kept text wider than a line
-    breaks at its own spaces. Text that does not separate words by spaces (wide characters:
-    Chinese) is folded between characters."""
+    breaks at its own spaces. Text with wide characters (Chinese, which does not separate words
+    by spaces) also breaks between them, never before closing punctuation (``dojo.cjk``)."""
     from rich._wrap import divide_line  # rich's own word wrapper, the one Text.wrap uses
     from rich.cells import cell_len as cells
 
@@ -115,8 +115,12 @@ def wrap(body, width: int) -> list:
                 plain = plain.replace(word, word.replace(GLUE, " "))
         body = body.copy()
         body.plain = plain
-    fold = cells(plain) != len(plain)
-    lines = body.divide(divide_line(plain, width, fold=fold))
+    if cells(plain) != len(plain):  # wide characters: Chinese breaks between them (dojo/cjk.py)
+        from dojo import cjk
+
+        lines = body.divide(cjk.offsets(plain, width))
+    else:
+        lines = body.divide(divide_line(plain, width, fold=False))
     for ln in lines:
         ln.rstrip()
     return list(lines)

@@ -40,9 +40,14 @@ class Followup:
     demo: str | None = None
 
     def answer_lines(self, width: int = ANSWER_WIDTH) -> list[str]:
-        """The answer as shown: its words re-wrapped at ``width`` (the file's line breaks are
-        only for editing)."""
-        return textwrap.wrap(" ".join(self.answer.split()), width)
+        """The answer as shown: its words re-wrapped at ``width`` cells (the file's line breaks
+        are only for editing; a Chinese answer counts a character as 2 cells, ``dojo.cjk``)."""
+        from dojo import cjk
+
+        joined = cjk.join_lines(self.answer)
+        if cjk.has_wide(joined):  # Chinese: measured in cells, broken between characters
+            return cjk.wrap(joined, width)
+        return textwrap.wrap(joined, width)
 
 
 @dataclass(frozen=True)
