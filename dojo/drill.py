@@ -12,10 +12,11 @@ import argparse
 import datetime as dt
 
 from dojo import registry, schedule
-from dojo.cli.common import Exit, UsageError, kata_arg, state_now
+from dojo.cli.common import Exit, UsageError, kata_arg, state_now, words
 from dojo.cli.entry import build_parser, parse, subparsers
 from dojo.env import Env
-from dojo.render import keep, line
+from dojo.interview.screen import around
+from dojo.render import line
 from dojo.state import Store
 
 #: ``dojo interview`` flags that ``dojo drill`` hands on as they are (when interview has them)
@@ -23,18 +24,18 @@ PASSTHROUGH = ("--minutes", "--coach", "--manual", "--answer", "--at")
 
 
 def day_text(day: dt.date | None) -> str:
-    return "—" if day is None else f"{day:%a %Y-%m-%d}"
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 'es' if word.endswith('s') else 's'}"
+    """``Fri 2027-01-22``: the weekday in the tool's language, the date in numbers."""
+    if day is None:
+        return "—"
+    return words("drill.day", weekday=words(f"drill.weekday.{day.weekday()}"), date=f"{day:%Y-%m-%d}")
 
 
 def due_words(e: schedule.Entry) -> str:
     """``overdue 3 d``, ``due today``, ``due in 5 d (Fri 2027-01-22)``."""
     if e.overdue is None:
-        when = "tomorrow" if e.days_left == 1 else f"in {e.days_left} d"
-        return f"due {when} ({day_text(e.due)})"
+        if e.days_left == 1:
+            return words("drill.due-tomorrow", day=day_text(e.due))
+        return words("drill.due-in", days=e.days_left, day=day_text(e.due))
     return e.cell()
 
 
@@ -54,7 +55,7 @@ def cmd_drill(env: Env, args) -> int:
     parser = build_parser()
     interview = interview_parser(parser)
     if interview is None:
-        raise UsageError("this dojo has no `dojo interview` command, which a drill runs.")
+        raise UsageError(words("drill.usage.no-interview"))
     entries = schedule.for_env(env)
     if args.kata:
         kata = kata_arg(args.kata)
@@ -84,70 +85,65 @@ def cmd_drill(env: Env, args) -> int:
     for e in schedule.for_env(env).values():
         if e.attempts > (entries[e.kata].attempts if e.kata in entries else 0):
             env.say()
-            env.say(line(env, (f"Schedule: {e.kata} {again(e)}.", "bold"), " " + verdict(e, entries.get(e.kata))))
+            env.say(line(env, (words("drill.schedule", kata=e.kata, again=again(e)), "bold"),
+                         " " + verdict(e, entries.get(e.kata))))
     return code
 
 
 def again(e: schedule.Entry) -> str:
     """``again tomorrow (Sat 2027-01-16)``, ``again in 3 d (…)``."""
-    return f"again {'tomorrow' if e.days_left == 1 else f'in {e.days_left} d'} ({day_text(e.due)})"
+    if e.days_left == 1:
+        return words("drill.again-tomorrow", day=day_text(e.due))
+    return words("drill.again-in", days=e.days_left, day=day_text(e.due))
 
 
 def verdict(e: schedule.Entry, before: schedule.Entry | None) -> str:
     """What the attempt just made did to the streak."""
     result = schedule.result_words(e.last or {})
     if not schedule.clean_pass(e.last or {}):
-        return f"This drill: {result}, so the streak starts again from 0."
+        return words("drill.verdict.reset", result=result)
     if before is not None and before.overdue is None and e.streak == before.streak:
-        return f"This drill: a clean pass ahead of its day, so the streak stays at {e.streak}."
-    return f"This drill: a clean pass, {e.streak} in a row."
+        return words("drill.verdict.early", streak=e.streak)
+    return words("drill.verdict.streak", streak=e.streak)
 
 
 def introduce(env: Env, kata: registry.Kata, e: schedule.Entry | None) -> None:
     """One line before the interview: why this kata, and what a drill now does to its schedule."""
     if e is None:
-        why = "its first interview; a clean pass puts it on the schedule (again tomorrow)."
+        why = words("drill.why.first")
     else:
-        last = f"last drilled {day_text(schedule.local_day(e.last_at))}: {schedule.result_words(e.last or {})}"
-        streak = f"{plural(e.streak, 'clean pass')} in a row"
+        last = words("drill.why.last", day=day_text(schedule.local_day(e.last_at)),
+                     result=schedule.result_words(e.last or {}))
+        streak = words("drill.why.streak." + ("one" if e.streak == 1 else "many"), count=e.streak)
         if e.overdue is not None:
-            why = f"{e.cell()} ({last}; {streak})."
+            why = words("drill.why.due", cell=e.cell(), last=last, streak=streak)
         elif e.streak:
-            why = (f"not due until {day_text(e.due)} ({last}; {streak}). Drilling early: a clean pass "
-                   f"keeps the streak at {e.streak} and restarts its {schedule.interval(e.streak)}-day "
-                   "interval from today; anything else sets the streak back to 0.")
+            why = words("drill.why.early-streak", day=day_text(e.due), last=last, streak=streak, count=e.streak,
+                        days=schedule.interval(e.streak))
         else:
-            why = f"not due until {day_text(e.due)} ({last}). Drilling early: it is due again tomorrow either way."
-    env.say(line(env, (f"Drill: {kata.module}", "bold"), f" — {why}"))
-    env.say(f"A blank stub in the attempts folder; your {env.kata_file(kata).relative_to(env.root)} is not touched.")
+            why = words("drill.why.early", day=day_text(e.due), last=last)
+    env.say(line(env, (words("drill.heading", kata=kata.module), "bold"), words("drill.heading.why", why=why)))
+    env.say(words("drill.blank-stub", file=env.kata_file(kata).relative_to(env.root)))
     env.say()
 
 
 def nothing_due(env: Env, entries: dict) -> int:
     soon = schedule.next_due(entries, schedule.drillable(env))
     if soon is None:
-        env.say("Nothing to drill yet: a kata joins the schedule once you have interviewed on it "
-                "(`dojo interview`, or `dojo drill KATA`).")
+        env.say(words("drill.nothing-yet"))
     else:
-        env.say(f"Nothing is due today. Next: {soon.kata}, {due_words(soon)}.")
+        env.say(words("drill.nothing-due", kata=soon.kata, due=due_words(soon)))
     fresh = never_interviewed(env, entries)
     if fresh:
-        env.say(line(env, f"Passed in practice, never interviewed: {', '.join(fresh)}. ",
-                     keep(f"`dojo drill {fresh[0]}`"), " interviews you on it now."))
+        env.say(line(env, *around("drill.never-interviewed", "command", f"`dojo drill {fresh[0]}`",
+                                  katas=", ".join(fresh))))
     return Exit.OK
 
 
 def register(sub) -> None:
-    p = sub.add_parser(
-        "drill", help="an interview on the kata most overdue for a re-drill",
-        description="A timed mock interview on the kata most overdue for a re-drill (or on KATA), "
-                    "from a blank stub: your katas/ file is never touched. The schedule comes from "
-                    "the interview history: again 1, 3, 7, 21, then 60 days after each clean pass "
-                    "(passed, no hint) in a row; tomorrow after anything else. See docs/state.md.",
-    )
-    p.add_argument("kata", nargs="?", metavar="KATA", help="drill this kata (default: the most overdue)")
-    p.add_argument("--loop", action="store_true",
-                   help="an interview loop from the kata: it and its next questions on one clock (dojo interview --loop)")
+    p = sub.add_parser("drill", help=words("drill.help"), description=words("drill.description"))
+    p.add_argument("kata", nargs="?", metavar="KATA", help=words("drill.arg.kata"))
+    p.add_argument("--loop", action="store_true", help=words("drill.arg.loop"))
     interview = sub.choices.get("interview")
     for flag in PASSTHROUGH:  # the interview's own flags, with its own checks and help
         action = interview._option_string_actions.get(flag) if interview else None

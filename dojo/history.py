@@ -72,7 +72,7 @@ def append(env: Env, record: dict) -> Path | None:
     records, rewritable = _read(env)
     records.append(record)
     line = json.dumps(record, sort_keys=True) + "\n"
-    problem = f"{where(history_path(env), env)} cannot be read, so it is not rewritten"
+    problem = t("history.cannot-read", path=where(history_path(env), env))
     if rewritable:
         try:
             atomic_write_text(history_path(env), "".join(json.dumps(r, sort_keys=True) + "\n" for r in records), env)
@@ -86,11 +86,9 @@ def append(env: Env, record: dict) -> Path | None:
             atomic_write_text(side, line, env)
         except CannotWrite:
             continue
-        env.warn(f"dojo: {problem}. This attempt's record is saved in {side} instead: "
-                 f"add its line to {where(history_path(env), env)} to keep it in your history.")
+        env.warn(t("history.side-file", problem=problem, side=side, path=where(history_path(env), env)))
         return side
-    env.warn(f"dojo: {problem}, and no side file could be written either. This attempt's record, "
-             f"to add to {where(history_path(env), env)} by hand:\n{line.rstrip()}")
+    env.warn(t("history.no-side-file", problem=problem, path=where(history_path(env), env), record=line.rstrip()))
     return None
 
 

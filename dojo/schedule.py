@@ -68,18 +68,26 @@ def result_words(record: dict) -> str:
     """What the attempt was, in the schedule's terms: ``clean pass``, ``passed with 2 hints``, …"""
     outcome = record.get("outcome")
     if clean_pass(record):
-        return "clean pass"
+        return _words("schedule.clean-pass")
     if outcome == "passed":
         hints = history.finite(record.get("hints"))
         if record.get("coach") is True and hints == 0:
-            return "passed with --coach"
+            return _words("schedule.passed-coach")
         if hints is None:
-            return "passed (hints unknown)"
-        return f"passed with {hints:g} hint{'' if hints == 1 else 's'}"
+            return _words("schedule.passed-hints-unknown")
+        return _words("schedule.passed-hints." + ("one" if hints == 1 else "many"), hints=f"{hints:g}")
     if record.get("attempted") is False:
-        return "no attempt"
-    words = {"failed": "failed", "timed-out": "time ran out", "abandoned": "abandoned"}
-    return words.get(outcome, "unknown result") if isinstance(outcome, str) else "unknown result"
+        return _words("report.no-attempt")
+    if outcome in ("failed", "timed-out", "abandoned"):
+        return _words(f"report.result.{outcome}")
+    return _words("schedule.unknown-result")
+
+
+def _words(id: str, **params) -> str:
+    """A sentence of the catalogue in the tool's language (``dojo.messages``)."""
+    from dojo.messages import message, text
+
+    return text(message(id, **params))
 
 
 @dataclass
@@ -115,10 +123,10 @@ class Entry:
     def cell(self) -> str:
         """The progress table's *next drill* cell."""
         if self.overdue == 0:
-            return "due today"
+            return _words("schedule.due-today")
         if self.overdue:
-            return f"overdue {self.overdue} d"
-        return "tomorrow" if self.days_left == 1 else f"in {self.days_left} d"
+            return _words("schedule.overdue", days=self.overdue)
+        return _words("schedule.tomorrow") if self.days_left == 1 else _words("schedule.in-days", days=self.days_left)
 
 
 def schedule(records: list[dict], now: float, tz: dt.tzinfo | None = None) -> dict[str, Entry]:

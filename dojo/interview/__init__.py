@@ -56,29 +56,23 @@ __all__ = ["cmd_history", "cmd_interview", "register"]
 
 
 def register(sub) -> None:
-    p = sub.add_parser(
-        "interview", help="a timed mock interview (keys: s submit, t test, h hint, q abandon)",
-        description="A timed mock interview: a fresh attempt file per kata, a countdown, every save "
-                    "judged (you see how many properties pass), a hard stop, a report and follow-up "
-                    "questions. --loop chains a kata's next questions on one clock. See docs/interview.md.",
-    )
-    p.add_argument("katas", nargs="*", metavar="KATA", help="the problems (default: the next unsolved kata)")
+    from dojo.cli import words
+
+    p = sub.add_parser("interview", help=words("interview.help"), description=words("interview.description"))
+    p.add_argument("katas", nargs="*", metavar="KATA", help=words("interview.arg.katas"))
     p.add_argument("--minutes", type=number(0, MAX_MINUTES, "minutes", low_open=True),
-                   help="minutes per problem (default: the kata's own); with --loop, the loop's one clock")
-    p.add_argument("--loop", action="store_true",
-                   help="an escalating loop: KATA (default: the first) and its next questions, one clock "
-                        f"({DEFAULT_LOOP_MINUTES} minutes unless --minutes)")
-    p.add_argument("--random", action="store_true", help="pick an unsolved kata at random")
-    p.add_argument("--coach", action="store_true", help="show the whole verdict, failing inputs included")
-    p.add_argument("--manual", action="store_true", help="do not judge on save; press t to run the tests")
-    p.add_argument("--resume", action="store_true", help="continue an interview whose terminal was closed")
-    p.add_argument("--answer", metavar="FILE", action="append",
-                   help="scripted: copy FILE in as the answer, judge and submit it (--loop: once per stage)")
+                   help=words("interview.arg.minutes"))
+    p.add_argument("--loop", action="store_true", help=words("interview.arg.loop", minutes=DEFAULT_LOOP_MINUTES))
+    p.add_argument("--random", action="store_true", help=words("interview.arg.random"))
+    p.add_argument("--coach", action="store_true", help=words("interview.arg.coach"))
+    p.add_argument("--manual", action="store_true", help=words("interview.arg.manual"))
+    p.add_argument("--resume", action="store_true", help=words("interview.arg.resume"))
+    p.add_argument("--answer", metavar="FILE", action="append", help=words("interview.arg.answer"))
     p.add_argument("--at", type=number(0, MAX_AT, "seconds"), metavar="SECONDS", action="append",
-                   help="with --answer: when it is copied in (clock time)")
+                   help=words("interview.arg.at"))
     p.add_argument("--debounce", type=number(0, 10, "seconds"), default=0.05, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_interview)
-    p = sub.add_parser("history", help="past interviews, personal bests and a chart of time used")
-    p.add_argument("kata", nargs="?", help="only this kata")
-    p.add_argument("--all", action="store_true", help="every attempt, not just the last 20")
+    p = sub.add_parser("history", help=words("history.help"))
+    p.add_argument("kata", nargs="?", help=words("history.arg.kata"))
+    p.add_argument("--all", action="store_true", help=words("history.arg.all"))
     p.set_defaults(func=cmd_history)

@@ -17,7 +17,7 @@ from dojo import registry
 from dojo.env import Env
 from dojo.interview.state import Problem, inside
 from dojo.state import CannotWrite, atomic_write_bytes
-from dojo.stubs import stub_source
+from dojo.stubs import stub_source, untouched
 
 
 def sha(data: bytes | None) -> str | None:
@@ -46,7 +46,9 @@ def soft_write(env: Env, path: Path, data: bytes) -> bool:
 
 
 def stub(env: Env, kata: registry.Kata) -> bytes:
-    return stub_source(env.solution_file(kata), kata.function).encode("utf-8")
+    """The kata's untouched stub in the tool's language (its docstring translated when the
+    catalogue has it)."""
+    return stub_source(env.solution_file(kata), kata.function, language=None).encode("utf-8")
 
 
 def new_folder(env: Env, kata: registry.Kata) -> Path:
@@ -115,7 +117,17 @@ class Attempt:
         return self.base + max(0.0, self.env.clock() - self.t0)
 
     def untouched(self, data: bytes | None) -> bool:
-        return data == self.start_bytes
+        """Whether ``data`` is what the file started as: a loop stage's carried file, or the
+        untouched stub in any language (the language may have changed since it was laid out)."""
+        if data is None or data == self.start_bytes:
+            return data is not None
+        if self.problem.start is not None:
+            return False
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            return False
+        return untouched(text, self.env.solution_file(self.kata), self.kata.function) is not None
 
     def observe(self) -> bool:
         """Read the attempt file; True when it holds something not seen before the deadline."""

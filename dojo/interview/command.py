@@ -34,11 +34,11 @@ def pick(env: Env, args) -> list[registry.Kata]:
         katas = [kata_arg(name) for name in args.katas]
         for k in katas:
             if not env.test_file(k).is_file():
-                raise UsageError(f"{k.module} has no judge yet ({shown(env, env.test_file(k))} is missing).")
+                raise UsageError(words("interview.usage.no-judge", kata=k.module, path=shown(env, env.test_file(k))))
         return katas
     pool = judged_katas(env)
     if not pool:
-        raise UsageError("no kata has a judge yet (tests/test_<kata>.py).")
+        raise UsageError(words("interview.usage.no-judges"))
     store = Store(env)
     store.load()
     unsolved = [k for k in pool if state_now(store, k) != "passed"]  # passes as the file is now
@@ -47,7 +47,7 @@ def pick(env: Env, args) -> list[registry.Kata]:
     if unsolved:
         return [unsolved[0]]
     choice = random.choice(pool)
-    env.say(f"Every kata passes in practice: {choice.module} was picked at random.")
+    env.say(words("interview.picked-at-random", kata=choice.module))
     return [choice]
 
 
@@ -60,11 +60,11 @@ def cmd_interview(env: Env, args) -> int:
     answers = args.answer or []
     ats = args.at or []
     if ats and not answers:
-        raise UsageError("--at SECONDS goes with --answer FILE.")
+        raise UsageError(words("interview.usage.at-without-answer"))
     if len(ats) > len(answers):
-        raise UsageError("one --at SECONDS per --answer FILE (it says when that answer is copied in).")
+        raise UsageError(words("interview.usage.at-count"))
     if args.random and args.katas:
-        raise UsageError("--random picks the kata for you; name katas or use --random, not both.")
+        raise UsageError(words("interview.usage.random-and-katas"))
     if args.loop and not args.resume:  # what is wrong with the flags, before what is open
         if args.random:
             raise UsageError(words("usage.loop-random", first=registry.KATAS[0].module))
@@ -72,23 +72,19 @@ def cmd_interview(env: Env, args) -> int:
             raise UsageError(words("usage.loop-katas", count=len(args.katas), first=registry.KATAS[0].module))
     for answer in answers:
         if not Path(answer).is_file():
-            raise UsageError(f"--answer {answer}: no such file.")
+            raise UsageError(words("interview.usage.no-answer-file", answer=answer))
     session = state.load(env)
     if args.resume:
         if session is None:
-            raise UsageError("no interview to resume. Start one with `dojo interview`.")
+            raise UsageError(words("interview.usage.nothing-to-resume"))
         if args.katas or args.random or args.minutes is not None or args.loop:
-            raise UsageError("--resume continues the interview as it was: no katas, --loop, --random "
-                             "or --minutes.")
+            raise UsageError(words("interview.usage.resume-as-it-was"))
         session.coach = session.coach or args.coach
         session.watch = session.watch and not args.manual
     else:
         if session is not None:
             cur = session.current.kata if session.current else session.entry.kata
-            raise UsageError(
-                f"an interview ({cur}) is still open. Continue it with `dojo interview --resume` "
-                f"(press q there to abandon it)."
-            )
+            raise UsageError(words("interview.usage.still-open", kata=cur))
         if args.loop:
             start = kata_arg(args.katas[0]) if args.katas else registry.KATAS[0]
             session = loop.new_session(env, start, args.minutes, bool(args.coach), not args.manual)
@@ -98,10 +94,10 @@ def cmd_interview(env: Env, args) -> int:
                               coach=bool(args.coach), watch=not args.manual)
     left = len(session.queue) - session.index
     if answers and session.loop is None and (len(answers) != 1 or left != 1):
-        raise UsageError("--answer FILE answers one problem: name one kata.")
+        raise UsageError(words("interview.usage.one-answer"))
     if len(answers) > left:
-        raise UsageError(f"{len(answers)} --answer files, but only {left} stage{'s' if left != 1 else ''} to "
-                         "answer: give at most one per stage.")
+        many = "one" if left == 1 else "many"
+        raise UsageError(words(f"interview.usage.too-many-answers.{many}", count=len(answers), left=left))
     check_oracle_cache(env)
     judge = WarmJudge(env)  # the expensive imports happen before any clock starts
     keys = None if answers else Keys(env.stdin)

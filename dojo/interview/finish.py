@@ -14,6 +14,7 @@ from pathlib import Path
 from dojo.interview.attempt import Attempt, sha, soft_write
 from dojo.interview.report import score
 from dojo.interview.screen import clock_text
+from dojo.cli.common import words
 from dojo.render import line
 
 RECORD_VERSION = 1
@@ -33,10 +34,9 @@ def hard_stop(iv, a: Attempt, closed: bool = False) -> Ended:
     limit = a.problem.limit_s
     iv.screen.clear()
     iv.say()
-    iv.say(line(iv.env, (f"[{clock_text(limit)}] Time is up: hard stop.", "red bold")))
+    iv.say(line(iv.env, (words("interview.time-up", limit=clock_text(limit)), "red bold")))
     if closed:
-        iv.say("The deadline passed while the interview was closed: the file as the interview last "
-               "saw it is graded (edits made while it was closed cannot be timed).")
+        iv.say(words("interview.time-up.while-closed"))
     return finish(iv, a, "time", limit, frozen=a.seen_bytes)
 
 
@@ -54,7 +54,7 @@ def finish(iv, a: Attempt, ended_by: str, clock: float, frozen: bytes | None = N
             if sha(frozen) == p.judged and p.verdict:
                 graded = p.verdict
             else:
-                iv.say(f"Grading the frozen copy {final} …")
+                iv.say(words("interview.grading", path=final))
                 graded = iv.judging.grade(a, frozen, final if kept else None)
         if not kept:
             final = None
@@ -63,7 +63,7 @@ def finish(iv, a: Attempt, ended_by: str, clock: float, frozen: bytes | None = N
         passed = bool(graded) and graded.get("state") == "passed"
         outcome = ("passed" if passed else "failed") if ended_by == "submit" else "timed-out"
     else:
-        attempted = p.seen != sha(a.start_bytes)
+        attempted = not a.untouched(a.seen_bytes)
         graded = p.verdict if attempted else None
         outcome = "abandoned"
     graded = graded or {}

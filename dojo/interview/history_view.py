@@ -5,9 +5,9 @@ from __future__ import annotations
 import time
 
 from dojo import history, screen
-from dojo.cli import Exit, kata_arg
+from dojo.cli import Exit, kata_arg, words
 from dojo.env import Env
-from dojo.interview.report import ENDED_WORDS, RESULT_WORDS
+from dojo.interview.report import ended_word, result_word
 from dojo.render import duration, keep, line
 
 num = history.finite
@@ -21,12 +21,11 @@ def row(r: dict, number: str, when: str, kata: str) -> list[str]:
     """One attempt's row: result, time used of its limit (and as a bar), properties, hints, score."""
     used, limit = num(r.get("used_s")), num(r.get("limit_s"))
     outcome = r.get("outcome")
-    result = RESULT_WORDS.get(outcome, "—") if isinstance(outcome, str) else "—"
+    result = result_word(outcome, "—")
     if r.get("attempted") is False:
-        ended = r.get("ended_by")
-        result = f"no attempt ({ENDED_WORDS.get(ended, result) if isinstance(ended, str) else result})"
+        result = words("history.no-attempt", ended=ended_word(r.get("ended_by"), result))
     passed, total = num(r.get("passed")), num(r.get("total"))
-    props = f"{passed:g} of {total:g}" if total and passed is not None else "—"
+    props = words("history.props", passed=f"{passed:g}", total=f"{total:g}") if total and passed is not None else "—"
     chart = history.bar(used / limit) if used is not None and limit and limit > 0 else ""
     score_ = num(r.get("score"))
     hints = num(r.get("hints"))
@@ -40,9 +39,9 @@ def loop_rows(r: dict, number: str, when: str) -> list[list[str]]:
     planned = r.get("planned")
     of = len(planned) if isinstance(planned, list) else len(stages)
     passed = sum(s.get("outcome") == "passed" for s in stages)
-    head = row({**r, "passed": None, "total": None}, number, when, f"loop from {text_or_dash(r.get('kata'))}")
-    head[3] = f"{passed} of {of} stages passed"
-    head[6] = f"{len(stages)} reached"
+    head = row({**r, "passed": None, "total": None}, number, when, words("history.loop-from", kata=text_or_dash(r.get("kata"))))
+    head[3] = words("history.loop.passed", passed=passed, planned=of)
+    head[6] = words("history.loop.reached", count=len(stages))
     rows = [head]
     for i, s in enumerate(stages, 1):
         stage = num(s.get("stage"))
@@ -65,7 +64,7 @@ def cmd_history(env: Env, args) -> int:
         records = [r for r in records
                    if any(a.get("kata") == kata.module for a in history.attempts([r]))]
     if not records:
-        env.say("No interviews yet. `dojo interview` starts one.")
+        env.say(words("history.none"))
         return Exit.OK
     shown_from = 0 if args.all or len(records) <= 20 else len(records) - 20
     rows = []
@@ -74,11 +73,13 @@ def cmd_history(env: Env, args) -> int:
             rows += loop_rows(r, str(i), when_text(r))
         else:
             rows.append(row(r, str(i), when_text(r), text_or_dash(r.get("kata"))))
-    env.say(line(env, (f"Interview history ({len(records)} attempt{'s' if len(records) != 1 else ''})", "bold")))
+    many = "one" if len(records) == 1 else "many"
+    env.say(line(env, (words(f"history.heading.{many}", count=len(records)), "bold")))
     if shown_from:
-        env.say(f"(the last 20; `dojo history --all` shows all {len(records)})")
+        env.say(words("history.last-20", count=len(records)))
     env.say()
-    headers = ["#", "date", "kata", "result", "time used", "of the limit", "props", "hints", "score"]
+    headers = [words(f"history.column.{c}") for c in ("number", "date", "kata", "result", "time-used", "of-limit",
+                                                      "props", "hints", "score")]
     nowrap = (0, 5, 7, 8)
     if not screen.fits(env, headers, rows, nowrap=nowrap):  # a narrow terminal: no number, no bar
         keep = [1, 2, 3, 4, 6, 7, 8]
@@ -91,12 +92,13 @@ def cmd_history(env: Env, args) -> int:
     if not bests:
         return Exit.OK
     env.say()
-    env.say(line(env, ("Personal bests", "bold"), " (loop stages count for their kata)"))
+    env.say(line(env, (words("history.bests"), "bold"), words("history.bests.tail")))
     rows = [[k, str(b["attempts"]), str(b["passed"]), duration(b["fastest"]),
              "—" if b["best_score"] is None else f"{b['best_score']:g}"] for k, b in bests.items()]
-    screen.table(env, ["kata", "attempts", "passed", "fastest pass", "best score"], rows, nowrap=(0,))
+    heads = [words(f"history.column.{c}") for c in ("kata", "attempts", "passed", "fastest", "best-score")]
+    screen.table(env, heads, rows, nowrap=(0,))
     env.say()
-    env.say(line(env, ("Time used per attempt", "bold"), " (oldest → newest; full height is the time limit)"))
+    env.say(line(env, (words("history.chart"), "bold"), words("history.chart.tail")))
     width = max(len(k) for k in bests)
     for kata in bests:
         mine = [(used, limit) for r in attempts if r.get("kata") == kata
@@ -104,5 +106,5 @@ def cmd_history(env: Env, args) -> int:
         if not mine:
             continue
         spark = history.sparkline([used / limit for used, limit in mine], top=1.0)
-        env.say(f"  {kata:<{width}}  {spark}  last {duration(mine[-1][0])}")
+        env.say(f"  {screen.pad(kata, width)}  {spark}  " + words("history.chart.last", time=duration(mine[-1][0])))
     return Exit.OK

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from dojo.interview.attempt import Attempt, read_bytes, sha
 from dojo.interview.screen import clock_text
+from dojo.cli.common import words
 from dojo.render import line, pass_count, verdict_lines
 
 
@@ -25,8 +26,8 @@ class Judging:
         """The verdict for the content last seen: the cached one, or a fresh judge run."""
         p = a.problem
         if p.judged is not None and p.judged == p.seen and p.verdict:
-            self.iv.say(f"[{clock_text(a.elapsed())}] unchanged since the last run: "
-                        f"{pass_count(p.verdict['passed'], p.verdict['total'])}.")
+            self.iv.say(words("interview.judge.unchanged", clock=clock_text(a.elapsed()),
+                              count=pass_count(p.verdict["passed"], p.verdict["total"])))
             return p.verdict
         return self.check(a, follow)
 
@@ -38,7 +39,7 @@ class Judging:
         judges what was there when s was pressed, and does not follow.)"""
         iv, env, p = self.iv, self.iv.env, a.problem
         tagged = p.seen
-        iv.say(line(env, (f"[{clock_text(a.elapsed())}] checking…", "cyan")))
+        iv.say(line(env, (words("interview.judge.checking", clock=clock_text(a.elapsed())), "cyan")))
         while True:
             stale = (lambda: sha(read_bytes(a.path)) != tagged) if follow else None
             v = self.judge.judge(a.kata, a.folder, stale=stale)
@@ -46,7 +47,7 @@ class Judging:
                 break
             a.observe()
             tagged = p.seen
-            iv.say(line(env, (f"[{clock_text(a.elapsed())}] saved again: checking the new version…", "cyan")))
+            iv.say(line(env, (words("interview.judge.saved-again", clock=clock_text(a.elapsed())), "cyan")))
         p.judge_runs += 1
         p.verdict = summary(v)
         # Cache the verdict for the final grade only if the file did not change under the judge.
@@ -56,11 +57,12 @@ class Judging:
         if iv.session.coach:
             lines = verdict_lines(env, v, a.kata, str(a.path))
         elif v.state == "passed":
-            lines = [line(env, (f"  ✓ passed: {pass_count(v.total, v.total)}", "green bold"),
-                          f"  ({v.seconds:.1f} s)" + ("" if iv.scripted else "   s submits"))]
+            lines = [line(env, (words("interview.judge.passed", count=pass_count(v.total, v.total)), "green bold"),
+                          words("interview.judge.seconds", seconds=f"{v.seconds:.1f}")
+                          + ("" if iv.scripted else words("interview.judge.s-submits")))]
         elif v.state == "failing" or (v.state == "timed-out" and v.total):
-            hung = " (one of them timed out)" if v.state == "timed-out" else ""
-            lines = [f"  {pass_count(v.passed, v.total)}{hung}.  ({v.seconds:.1f} s)"]
+            key = "interview.judge.failing" + (".hung" if v.state == "timed-out" else "")
+            lines = [words(key, count=pass_count(v.passed, v.total), seconds=f"{v.seconds:.1f}")]
         else:  # the file itself cannot be judged: saying why hands over no test case
             lines = verdict_lines(env, v, a.kata, str(a.path))[1:]
         for said in lines:

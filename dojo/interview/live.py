@@ -15,12 +15,16 @@ from dojo.interview.attempt import Attempt
 from dojo.interview.finish import Ended, finish, hard_stop
 from dojo.interview.report import HINT_COST
 from dojo.interview.screen import Detached, clock_text
-from dojo import screen
-from dojo.messages import message, text
+from dojo import locale, screen
+from dojo.cli.common import words
 from dojo.render import STATE_LABELS, line, pass_count
 
 TICK = 0.05  #: seconds between looks at the keys, the clock and the attempt file
-KEYS_HELP = "s submit · t test · h hint · q abandon"
+
+
+def keys_words() -> str:
+    """The keys of a running problem: ``s submit · t test · h hint · q abandon``."""
+    return words("interview.keys")
 
 
 def play(iv, a: Attempt) -> Ended:
@@ -33,8 +37,7 @@ def play(iv, a: Attempt) -> Ended:
         got, iv.signals.got = iv.signals.got, None
         if got == signal.SIGINT:
             iv.say()
-            iv.say(line(iv.env, ("Ctrl-C: the interview is abandoned.", "yellow"),
-                        " Your attempt file stays and the attempt is recorded."))
+            iv.say(line(iv.env, (words("interview.ctrl-c"), "yellow"), words("interview.ctrl-c.kept")))
             return finish(iv, a, "interrupt", a.elapsed())
         if got is not None:
             raise Detached(got)
@@ -51,11 +54,11 @@ def play(iv, a: Attempt) -> Ended:
                     return finish(iv, a, "abandon", a.elapsed())
                 return finish(iv, a, "submit", a.elapsed(), frozen=pending[1], graded=pending[2])
             pending = None
-            iv.say("Carrying on.")
+            iv.say(words("interview.carrying-on"))
             continue
         if key in ("q", "Q"):
             pending = ("abandon",)
-            iv.say("Abandon this interview? The attempt is recorded as abandoned. [y/N]")
+            iv.say(words("interview.ask.abandon"))
         elif key in ("h", "H"):
             hint(iv, a)
         elif key in ("t", "T"):
@@ -68,7 +71,7 @@ def play(iv, a: Attempt) -> Ended:
             frozen = a.seen_bytes
             if a.untouched(frozen):
                 pending = ("submit", frozen, None)
-                iv.say("Nothing is written yet. Submit anyway (recorded as no attempt)? [y/N]")
+                iv.say(words("interview.ask.submit-untouched"))
                 continue
             pressed = a.elapsed()
             summary = iv.judging.test_now(a, follow=False)
@@ -77,7 +80,7 @@ def play(iv, a: Attempt) -> Ended:
             if a.elapsed() >= limit:
                 continue
             pending = ("submit", frozen, summary)
-            iv.say(f"{pass_count(summary['passed'], summary['total'])}. Submit anyway? [y/N]")
+            iv.say(words("interview.ask.submit-failing", count=pass_count(summary["passed"], summary["total"])))
         if a.observe():
             changed_at = time.monotonic()
         if a.problem.seen != noticed and time.monotonic() - changed_at >= iv.debounce:
@@ -85,35 +88,36 @@ def play(iv, a: Attempt) -> Ended:
             if iv.session.watch:
                 iv.judging.check(a)
             else:
-                iv.say(f"[{clock_text(a.elapsed())}] saved.  (t runs the tests)")
+                iv.say(words("interview.saved-unjudged", clock=clock_text(a.elapsed())))
 
 
 def keys_help(asking: bool) -> str:
     """The keys that do something now: while a [y/N] question is up, only its answers."""
-    return text(message("interview.keys.asking")) if asking else KEYS_HELP
+    return words("interview.keys.asking") if asking else keys_words()
 
 
 def hint(iv, a: Attempt) -> None:
-    hints, p = a.kata.hints, a.problem
+    hints, p = locale.kata_hints(a.kata), a.problem
     used = p.hints
     if used >= len(hints):
-        iv.say(f"No more hints: all {len(hints)} are shown above.")
+        iv.say(words("interview.no-more-hints", count=len(hints)))
         return
     p.hints = used + 1
     iv.save()
-    iv.say(line(iv.env, (f"hint {used + 1} of {len(hints)}", "yellow bold"), f" (−{HINT_COST} points): {hints[used]}",
-                hang=2))
+    iv.say(line(iv.env, (words("interview.hint", number=used + 1, total=len(hints)), "yellow bold"),
+                words("interview.hint.text", cost=HINT_COST, hint=hints[used]), hang=2))
 
 
 def warnings(iv, a: Attempt, e: float, now_words: bool = True) -> None:
     """Half time and the last 10%, each said once (after a jump, only the latest)."""
     p, limit = a.problem, a.problem.limit_s
     if now_words:
-        due = [("half", 0.5, f"Half time: {clock_text(limit - e)} left."),
-               ("last", 0.9, f"{clock_text(limit - e)} left (the last 10%): make sure your answer is saved; "
-                             "s submits it.")]
+        left = clock_text(limit - e)
+        due = [("half", 0.5, words("interview.warn.half", left=left)),
+               ("last", 0.9, words("interview.warn.last", left=left))]
     else:  # a scripted clock jumps: say when each warning fell due
-        due = [("half", 0.5, "Half time."), ("last", 0.9, "The last 10%.")]
+        due = [("half", 0.5, words("interview.warn.half.scripted")),
+               ("last", 0.9, words("interview.warn.last.scripted"))]
     due = [w for w in due if e >= w[1] * limit and w[0] not in p.warned]
     if not due:
         return
@@ -149,14 +153,14 @@ class Clock:
         colour = "red" if left <= 0.1 * limit else ("yellow" if left <= 0.5 * limit else "green")
         v = p.verdict
         if not v:
-            judged = "not judged yet"
+            judged = words("interview.ticker.not-judged")
         elif v.get("total"):
             judged = pass_count(v["passed"], v["total"])
         else:
             judged = STATE_LABELS.get(v.get("state"), (str(v.get("state")),))[0]
         if iv.screen.live:
-            head = f"⏱ {iv.stage_words()}{clock_text(e)} used · "
-            left_text = f"{clock_text(left)} left"
+            head = words("interview.ticker.used", stage=iv.stage_words(), used=clock_text(e))
+            left_text = words("interview.ticker.left", left=clock_text(left))
             # A line that wraps cannot be redrawn in place: say less, whole parts only.
             room = iv.screen.columns() - 1 - screen.cell_len(head + left_text)
             tail = next((t for t in (f" │ {judged} │ {keys_help(asking)}", f" │ {judged}", "")
@@ -167,4 +171,5 @@ class Clock:
             bucket = int(e // every)
             if bucket != self.last_bucket:
                 self.last_bucket = bucket
-                iv.say(f"⏱ {iv.stage_words()}{clock_text(e)} used · {clock_text(left)} left")
+                iv.say(words("interview.ticker.used", stage=iv.stage_words(), used=clock_text(e))
+                       + words("interview.ticker.left", left=clock_text(left)))

@@ -20,18 +20,17 @@ from __future__ import annotations
 
 import time
 
-from dojo import history, registry
+from dojo import history, locale, registry
 from dojo.interview import attempt, state
 from dojo.interview.finish import RECORD_VERSION, Ended
 from dojo.interview.queue import Interview
-from dojo.interview.report import RESULT_WORDS, failure_words, followups, property_lines
-from dojo.messages import message, text
+from dojo.interview.report import failure_words, followups, property_lines, result_word
 from dojo.verdict import diagnosis_words
-from dojo.interview.screen import clock_text
+from dojo.interview.screen import around, clock_text, difficulty_words
 from dojo.interview.state import Entry, Loop, Problem, Session
-from dojo.cli import Exit
+from dojo.cli import Exit, words
 from dojo import screen
-from dojo.render import keep, line, pass_count
+from dojo.render import line, pass_count
 
 DEFAULT_MINUTES = 45  #: --loop: the whole loop's clock (dojo interview --loop)
 
@@ -54,9 +53,11 @@ def carried(previous: bytes, kata: registry.Kata, stub: bytes, n: int) -> bytes:
     have = set(previous.decode("utf-8", "replace").splitlines())
     lines = stub.decode("utf-8").splitlines()
     body = "\n".join(line for line in lines if not (line.startswith(("import ", "from ")) and line in have))
-    banner = (f"# ── stage {n}: {kata.title} " + "─" * 40)[:95]
+    banner = words("loop.banner", number=n, title=locale.kata_title(kata)) + "─" * 40
+    while screen.cell_len(banner) > 95:  # 95 columns, a wide character counting two
+        banner = banner[:-1]
     return (previous.rstrip().decode("utf-8", "replace") + "\n\n\n" + banner + "\n"
-            + "# Your code from the earlier stages is above: call it, change it, or leave it as it is.\n"
+            + words("loop.banner.above") + "\n"
             + "\n" + body.lstrip("\n") + "\n").encode("utf-8")
 
 
@@ -66,9 +67,9 @@ class LoopInterview(Interview):
         return self.session.loop
 
     def stage_words(self) -> str:
-        return f"stage {self.session.index + 1} of {len(self.session.queue)} · "
+        return words("loop.ticker.stage", number=self.session.index + 1, total=len(self.session.queue))
 
-    paused_words = "Interview loop paused"
+    paused_id = "loop.paused"
 
     def play_all(self) -> Ended | None:
         """Play the stages on the loop's clock until one ends the loop; None if there was nothing
@@ -80,7 +81,7 @@ class LoopInterview(Interview):
         while s.index < len(s.queue):
             if s.current is None:
                 if self.scripted and len(self.script) <= s.index - self.script_base:
-                    self.say(f"No more answers: the loop stops after stage {s.index}.")
+                    self.say(words("loop.no-more-answers", number=s.index))
                     break
                 problem = self.start(s.entry)
             elif s.current.id in {r.get("id") for r in loop.stages}:
@@ -95,10 +96,12 @@ class LoopInterview(Interview):
             if rec["outcome"] not in ("passed", "failed") or s.index >= len(s.queue):
                 break
             self.say()
-            self.say(line(self.env, (f"Stage {rec['stage']} of {len(s.queue)}: {RESULT_WORDS[rec['outcome']]}"
-                                     f" at {clock_text(loop.elapsed_s)}", "bold"),
-                          (f" ({rec['score']} points)." if rec["score"] is not None else ".")
-                          + f"  Next question: {registry.get(s.entry.kata).title}."))
+            self.say(line(self.env, (words("loop.stage-ended", number=rec["stage"], total=len(s.queue),
+                                           result=result_word(rec["outcome"]), clock=clock_text(loop.elapsed_s)),
+                                     "bold"),
+                          (words("loop.stage-ended.points", score=rec["score"]) if rec["score"] is not None
+                           else words("loop.stage-ended.no-points"))
+                          + words("loop.next-question", title=locale.kata_title(registry.get(s.entry.kata)))))
         return ended
 
     def conclude(self, ended: Ended | None) -> int:
@@ -146,12 +149,11 @@ class LoopInterview(Interview):
     def heading(self, kata: registry.Kata, p: Problem) -> str:
         n, total = self.session.index + 1, len(self.session.queue)
         left = clock_text(p.limit_s - p.elapsed_s)
-        return line(self.env, (f"Interview loop, stage {n} of {total}: {kata.title}", "bold"),
-                    f"   [{kata.difficulty}, {left} left on the loop's clock]")
+        return line(self.env, (words("loop.heading", number=n, total=total, title=locale.kata_title(kata)), "bold"),
+                    words("loop.heading.clock", difficulty=difficulty_words(kata), left=left))
 
     def clock_words(self, p: Problem) -> str:
-        return (f"At {clock_text(p.limit_s)} the loop's clock stops hard: what is saved then is graded. "
-                "Submitting a stage (s) moves on to the next question.")
+        return words("loop.clock-stops", limit=clock_text(p.limit_s))
 
     # -- the end of the loop --------------------------------------------------------------------
     def loop_record(self) -> dict:
@@ -204,11 +206,11 @@ class LoopInterview(Interview):
         if not any(self.loop.checked.get(str(r.get("stage"))) for r in rec["stages"]):
             return
         say()
-        say(line(env, (text(message("loop.checked")), "bold")))
+        say(line(env, (words("loop.checked"), "bold")))
         for r in rec["stages"]:
-            result = RESULT_WORDS.get(r["outcome"], r["outcome"]) if r["attempted"] else text(message("report.no-attempt"))
+            result = result_word(r["outcome"], r["outcome"]) if r["attempted"] else words("report.no-attempt")
             key = "loop.checked-stage.last-run" if r["outcome"] == "abandoned" else "loop.checked-stage"
-            say(line(env, (text(message(key, stage=r.get("stage"), kata=r["kata"], result=result)), "bold")))
+            say(line(env, (words(key, stage=r.get("stage"), kata=r["kata"], result=result), "bold")))
             if r["attempted"]:
                 for said in property_lines(self, r["kata"], self.loop.checked.get(str(r.get("stage"))), "    "):
                     say(said)
@@ -217,39 +219,44 @@ class LoopInterview(Interview):
         env, say = self.env, self.say
         say()
         planned, reached, passed = len(rec["planned"]), rec["reached"], rec["passed_stages"]
-        say(line(env, (f"Interview loop over: {passed} of {planned} stages passed", "bold"),
-                 f" ({reached} reached; {clock_text(rec['used_s'])} of {clock_text(rec['limit_s'])} used)"))
+        say(line(env, (words("loop.over", passed=passed, planned=planned), "bold"),
+                 words("loop.over.tail", reached=reached, used=clock_text(rec["used_s"]),
+                       limit=clock_text(rec["limit_s"]))))
         rows = []
         for i, kata in enumerate(rec["planned"], 1):
             st = next((r for r in rec["stages"] if r.get("stage") == i), None)
             if st is None:
-                rows.append([str(i), kata, "not reached", "—", "—", "—", "—"])
+                rows.append([str(i), kata, words("loop.not-reached"), "—", "—", "—", "—"])
                 continue
             props = pass_count(st["passed"], st["total"]) if st["total"] else (failure_words(st["state"]) or "—")
-            result = RESULT_WORDS[st["outcome"]] if st["attempted"] else "no attempt"
+            result = result_word(st["outcome"]) if st["attempted"] else words("report.no-attempt")
             rows.append([str(i), kata, result, clock_text(st["used_s"]),
                          props, str(st["hints"]), "—" if st["score"] is None else str(st["score"])])
         say()
         self.screen.clear()
-        screen.table(env, ["stage", "kata", "result", "time", "properties", "hints", "score"], rows, indent=2,
-                     nowrap=(0, 1, 3, 5, 6))
+        heads = [words("loop.column.stage"), *(words(f"summary.column.{c}") for c in ("kata", "result", "time",
+                 "properties")), words("loop.column.hints"), words("summary.column.score")]
+        screen.table(env, heads, rows, indent=2, nowrap=(0, 1, 3, 5, 6))
         say()
         parts = " + ".join(str(r["score"]) for r in rec["stages"] if r["score"] is not None)
-        say(line(env, f"  {'score':<15}" + ("—" if rec["score"] is None else f"{rec['score']}   = {parts}")
-                 + "  (the stages' scores added up: every stage reached counts)", hang=17))
+        say(line(env, "  " + screen.pad(words("report.field.score"), 15)
+                 + ("—" if rec["score"] is None else f"{rec['score']}   = {parts}")
+                 + words("loop.score.tail"), hang=17))
         last = rec["stages"][-1] if rec["stages"] else None
         for r in rec["stages"]:
             if r["state"] == "passed" or not r.get("first_failure"):
                 continue
             checked_props = self.loop.checked.get(str(r.get("stage")))
             first = failure_words(r["first_failure"], r["kata"], checked_props)
-            say(line(env, f"  {'stage ' + str(r['stage']):<15}first failure: {first}", hang=17))
+            label = "  " + screen.pad(words("loop.stage-label", number=r["stage"]), 15)
+            say(line(env, label + words("loop.first-failure", first=first), hang=17))
             if r.get("diagnosis"):
-                say(line(env, f"  {'':<15}behaves like: {diagnosis_words(r['diagnosis'], r['kata'])}", hang=17))
+                say(line(env, " " * 17 + words("loop.behaves-like", bug=diagnosis_words(r["diagnosis"], r["kata"])),
+                         hang=17))
             final = self.graded_copy(r)
             if final is not None:  # every stage graded with failures, however it ended (submitted, time)
-                say(line(env, f"  {'':<15}explained by: ", keep(f"`dojo compare {r['kata']} --file {final}`"),
-                         hang=17))
+                say(line(env, " " * 17, *around("loop.explained-by", "command",
+                                                  f"`dojo compare {r['kata']} --file {final}`"), hang=17))
         self.checked_by_stage(rec)
         # The interviewer asks about the furthest code the candidate wrote.
         asked = next((r for r in reversed(rec["stages"]) if r["attempted"]), last)

@@ -6,18 +6,30 @@ from __future__ import annotations
 
 import signal
 
-from dojo import history, registry
-from dojo.cli import Exit
+from dojo import history, locale, registry
+from dojo.cli import Exit, words
 from dojo.env import Env
 from dojo.interview import attempt, live, scripted, state
 from dojo.interview.attempt import Attempt, read_bytes, write_bytes
 from dojo.interview.finish import Ended, hard_stop
 from dojo.interview.judging import Judging
 from dojo.interview.report import HINT_COST, report, summary
-from dojo.interview.screen import Detached, Screen, Signals, clock_text
+from dojo.interview.screen import Detached, Screen, Signals, clock_text, difficulty_words
 from dojo.interview.state import Entry, Problem, Session
 from dojo.messages import message, text
-from dojo.render import contract, docstring_of, keep, line, properties_of, signature_of
+from dojo.render import contract, keep, line, properties_of, signature_of
+
+
+def contract_text(env: Env, kata: registry.Kata) -> str:
+    """The contract as the attempt's stub states it: the docstring in the tool's language when the
+    catalogue has it, else the solution's (``dojo.stubs``)."""
+    import ast
+
+    from dojo.stubs import stub_source
+
+    tree = ast.parse(stub_source(env.solution_file(kata), kata.function, language=None))
+    fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == kata.function)
+    return ast.get_docstring(fn) or ""
 
 
 class Interview:
@@ -64,8 +76,7 @@ class Interview:
                 self.screen.clear()
                 if d.signum == signal.SIGPIPE:
                     self.env.warn("\n" + text(message("interview.output-closed")))
-                self.env.warn(f"\n{self.paused_words}: `dojo interview --resume` continues it "
-                              "(the clock keeps counting).")
+                self.env.warn("\n" + words(self.paused_id))
             except OSError:
                 pass
             return 128 + d.signum
@@ -73,7 +84,7 @@ class Interview:
         # The interview ended and is recorded, but its report went nowhere: fail as a pipe does.
         return 128 + signal.SIGPIPE if self.screen.closed else code
 
-    paused_words = "Interview paused"
+    paused_id = "interview.paused"  #: what is said when the terminal goes away
 
     def play_all(self) -> list[dict]:
         """Play the queue's problems one after another (each reported and recorded as it ends)."""
@@ -113,8 +124,8 @@ class Interview:
         n, total = s.index + 1, len(s.queue)
         self.say()
         limit = clock_text(s.entry.limit_s)
-        self.say(line(self.env, (f"Next: problem {n} of {total}, {s.entry.kata} ({limit} on the clock).", "bold"),
-                      " Press n to start it (the clock starts then), q to stop here."))
+        self.say(line(self.env, (words("interview.next-problem", number=n, total=total, kata=s.entry.kata,
+                                       limit=limit), "bold"), words("interview.next-problem.keys")))
         self.save()
         while True:
             self.screen.watch_output()
@@ -166,51 +177,51 @@ class Interview:
         if not path.exists():
             last = read_bytes(path.parent / ".last-seen.py")
             write_bytes(path, last if last is not None else attempt.stub(env, kata))
-            env.warn(f"warning: {path} was missing; put back the version the interview last saw.")
+            env.warn(words("interview.file-put-back", path=path))
         self.save()
         self.statement(kata, p)
-        self.say(line(env, ("Resumed: ", "bold"), f"{clock_text(p.elapsed_s)} used, "
-                      f"{clock_text(gap)} of it while the interview was closed; "
-                      f"{clock_text(p.limit_s - p.elapsed_s)} left."))
+        self.say(line(env, (words("interview.resumed"), "bold"),
+                      words("interview.resumed.clock", used=clock_text(p.elapsed_s), gap=clock_text(gap),
+                            left=clock_text(p.limit_s - p.elapsed_s))))
         return p
 
     def statement(self, kata: registry.Kata, p: Problem) -> None:
         env, say, s = self.env, self.say, self.session
         source = env.solution_file(kata)
         say(self.heading(kata, p))
-        say(line(env, "Write your answer in: ", (str(Attempt.file(env, p)), "bold")))
+        say(line(env, words("interview.write-in"), (str(Attempt.file(env, p)), "bold")))
         if p.start is not None:
-            say("It starts with your file from the stage before; the new function is below it.")
+            say(words("interview.carried-over"))
         say()
         signature = signature_of(source, kata.function)
         say(line(env, "    ", (signature, "cyan"), hang=5 + signature.index("(")))
         say()
-        for ln in contract(env, docstring_of(source, kata.function), indent=4):
+        for ln in contract(env, contract_text(env, kata), indent=4):
             say(ln)
         say()
         checks = properties_of(env.test_file(kata))
         if s.coach:
-            say(line(env, ("What the judge checks", "bold"), " (property tests against PyTorch, float64):"))
+            say(line(env, (words("interview.checks.coach"), "bold"), words("interview.checks.coach.tail")))
             for _, statement in checks:
                 say(line(env, f"  • {statement}", hang=4))
         else:  # their titles would hand over the classic mistakes: shown once the interview ends
-            say(line(env, ("What the judge checks:", "bold"), f" {len(checks)} property tests against PyTorch "
-                     "(float64). Their titles are shown when the interview ends (--coach shows them now)."))
+            say(line(env, (words("interview.checks"), "bold"), words("interview.checks.tail", count=len(checks))))
         say()
         if not self.scripted:
-            judged = "every save is judged" if s.watch else "press t to judge"
-            shown_ = "the whole verdict" if s.coach else "how many properties pass"
-            say(line(env, f"Keys: {keep(live.KEYS_HELP)}.  {judged.capitalize()} and you see {shown_}."))
-            say(line(env, f"Hints cost {HINT_COST} points each. {self.clock_words(p)}"))
+            how = "interview.keys.how." + ("watch" if s.watch else "manual") + (".coach" if s.coach else "")
+            say(line(env, words("interview.keys.line", keys=keep(live.keys_words()), how=words(how))))
+            say(line(env, words("interview.hints-cost", cost=HINT_COST, clock=self.clock_words(p))))
 
     def heading(self, kata: registry.Kata, p: Problem) -> str:
         n, total = self.session.index + 1, len(self.session.queue)
-        of = f"problem {n} of {total}: " if total > 1 else ""
-        return line(self.env, (f"Interview {of}{kata.title}", "bold"),
-                    f"   [{kata.difficulty}, {clock_text(p.limit_s)} on the clock]")
+        title = locale.kata_title(kata)
+        head = words("interview.heading.of", number=n, total=total, title=title) if total > 1 \
+            else words("interview.heading", title=title)
+        return line(self.env, (head, "bold"), words("interview.heading.clock", difficulty=difficulty_words(kata),
+                                                    limit=clock_text(p.limit_s)))
 
     def clock_words(self, p: Problem) -> str:
-        return f"At {clock_text(p.limit_s)} the clock stops hard: what is saved then is graded."
+        return words("interview.clock-stops", limit=clock_text(p.limit_s))
 
     # -- one problem: the clock ----------------------------------------------------------------
     def play(self, p: Problem) -> Ended:

@@ -11,18 +11,29 @@ from __future__ import annotations
 from pathlib import Path
 
 from dojo import screen
-from dojo.interview.screen import clock_text
+from dojo import locale
+from dojo.cli.common import words
+from dojo.interview.screen import around, clock_text
 from dojo.messages import is_message, message, text
-from dojo.render import STATE_LABELS, keep, line, pass_count
+from dojo.render import STATE_LABELS, line, pass_count
 from dojo.verdict import diagnosis_words, first_failure_words, property_title
 
 HINT_COST = 10  #: points per hint
 TIME_BONUS = 20  #: points for a passing answer submitted at 0:00, falling to 0 at the limit
 
-RESULT_WORDS = {"passed": "passed", "failed": "failed", "timed-out": "time ran out", "abandoned": "abandoned",
-                "stopped": "stopped"}
-ENDED_WORDS = {"submit": "submitted", "time": "time ran out", "abandon": "abandoned",
-               "interrupt": "abandoned with Ctrl-C"}
+#: a record's ``outcome`` (a loop's too) and how a problem ended (``ended_by``): ids of their words
+OUTCOMES = ("passed", "failed", "timed-out", "abandoned", "stopped")
+ENDINGS = ("submit", "time", "abandon", "interrupt")
+
+
+def result_word(outcome, default: str | None = None) -> str | None:
+    """An outcome as a word (``passed``, ``time ran out`` …); ``default`` for one the tool does not know."""
+    return words(f"report.result.{outcome}") if outcome in OUTCOMES else default
+
+
+def ended_word(ended_by, default: str | None = None) -> str | None:
+    """How a problem ended, as words (``submitted``, ``abandoned with Ctrl-C`` …)."""
+    return words(f"report.ended.{ended_by}") if ended_by in ENDINGS else default
 
 
 def score(passed: int, total: int, hints: int, used_s: float, limit_s: float, in_time: bool) -> int:
@@ -37,8 +48,9 @@ def score_formula(rec: dict) -> str:
     bonus = round(TIME_BONUS * max(0.0, rec["limit_s"] - rec["used_s"]) / rec["limit_s"]) if in_time else 0
     parts = f"100 × {rec['passed']}/{rec['total']}"
     if rec["hints"]:
-        parts += f" − {HINT_COST} × {rec['hints']} hint{'s' if rec['hints'] != 1 else ''}"
-    parts += f" + {bonus} time bonus" if in_time else " (no time bonus: not submitted passing in time)"
+        parts += words("report.formula.hints." + ("one" if rec["hints"] == 1 else "many"), cost=HINT_COST,
+                       hints=rec["hints"])
+    parts += words("report.formula.bonus", bonus=bonus) if in_time else words("report.formula.no-bonus")
     return parts
 
 
@@ -48,12 +60,12 @@ def failure_words(first, kata: str | None = None, properties=None) -> str | None
     that failed for a reason its title does not state says that reason's category too."""
     if isinstance(first, str) and first in STATE_LABELS:
         first = {"state": first}
-    words = first_failure_words(first, kata)
-    if words is not None and isinstance(first, dict) and isinstance(first.get("property"), str):
+    said = first_failure_words(first, kata)
+    if said is not None and isinstance(first, dict) and isinstance(first.get("property"), str):
         category = categories(properties).get(first["property"])
         if category is not None:
-            words = text(message("category.because", title_text=words, category=category))
-    return words
+            said = text(message("category.because", title_text=said, category=category))
+    return said
 
 
 def categories(properties) -> dict:
@@ -86,20 +98,19 @@ def property_lines(iv, kata: str, properties, indent: str = "  ") -> list[str]:
 
 def result_text(env, rec: dict) -> list:
     """The result, as runs (``screen.line``)."""
-    ended = ENDED_WORDS[rec["ended_by"]]
+    ended = ended_word(rec["ended_by"])
     if not rec["attempted"]:
-        return [("no attempt", "bold"), f" ({ended}; nothing written yet)"]
-    return {
-        "passed": [("passed", "green bold"), ": all properties pass, submitted in time"],
-        "failed": [("failed", "red bold"), ": submitted with failing properties"],
-        "timed-out": [("time ran out", "red bold"), " (hard stop; the frozen copy is graded)"],
-        "abandoned": [(ended, "yellow bold")],
-    }[rec["outcome"]]
+        return [(words("report.no-attempt"), "bold"), words("report.result.no-attempt.tail", ended=ended)]
+    outcome = rec["outcome"]
+    if outcome == "abandoned":
+        return [(ended, "yellow bold")]
+    colour = "green bold" if outcome == "passed" else "red bold"
+    return [(result_word(outcome), colour), words(f"report.result.{outcome}.tail")]
 
 
 def properties_text(rec: dict) -> str:
     if rec["outcome"] == "abandoned" and rec["attempted"] and rec["total"]:
-        return f"{pass_count(rec['passed'], rec['total'])} (at the last judge run)"
+        return words("report.properties.last-run", count=pass_count(rec["passed"], rec["total"]))
     if rec["total"]:
         return pass_count(rec["passed"], rec["total"])
     if rec["state"]:
@@ -113,28 +124,28 @@ def report(iv, kata, ended, path: Path) -> None:
     if rec["score"] is not None:
         points = f"{rec['score']}   = {score_formula(rec)}"
     elif not rec["attempted"]:
-        points = "— (no attempt)"
+        points = words("report.score.no-attempt")
     else:
-        points = "— (abandoned attempts are not scored)"
+        points = words("report.score.abandoned")
     first = failure_words(rec["first_failure"], kata.module, ended.properties) if rec["state"] != "passed" else None
     rows = [
         ("result", *result_text(env, rec)),
-        ("time", f"{clock_text(rec['used_s'])} of {clock_text(rec['limit_s'])}"
-                 + (f"  ({clock_text(rec['closed_s'])} while closed)" if rec["closed_s"] else "")),
+        ("time", words("report.time", used=clock_text(rec["used_s"]), limit=clock_text(rec["limit_s"]))
+                 + (words("report.time.closed", closed=clock_text(rec["closed_s"])) if rec["closed_s"] else "")),
         ("properties", properties_text(rec)),
-        ("judge runs", str(rec["judge_runs"])),
-        ("hints", f"{rec['hints']}" + (f" (−{HINT_COST * rec['hints']} points)" if rec["hints"] else "")),
-        ("first failure", first or "—"),
-        *([("behaves like", diagnosis_words(rec["diagnosis"], kata.module))] if rec.get("diagnosis") and first else []),
+        ("judge-runs", str(rec["judge_runs"])),
+        ("hints", f"{rec['hints']}" + (words("report.hints.cost", points=HINT_COST * rec["hints"]) if rec["hints"] else "")),
+        ("first-failure", first or "—"),
+        *([("behaves-like", diagnosis_words(rec["diagnosis"], kata.module))] if rec.get("diagnosis") and first else []),
         ("score", points),
         ("attempt", str(path)),
     ]
     if final is not None:
-        rows.append(("graded copy", str(final)))
+        rows.append(("graded-copy", str(final)))
     say()
-    say(line(env, (f"Interview over: {kata.module} — {kata.title}", "bold")))
+    say(line(env, (words("report.over", kata=kata.module, title=locale.kata_title(kata)), "bold")))
     for name, *value in rows:
-        say(field_line(env, name, *value))
+        say(field_line(env, words(f"report.field.{name}"), *value))
     checked(iv, kata, ended)
     followups(iv, kata)
 
@@ -148,12 +159,11 @@ def followups(iv, kata) -> None:
     """The interviewer's follow-up questions, and where their model answers are (time is up)."""
     say = iv.say
     say()
-    say(line(iv.env, ("The interviewer's follow-up questions:", "bold")))
-    for i, q in enumerate(kata.followups, 1):
-        say(line(iv.env, f"  {i}. {q}", hang=5))
+    say(line(iv.env, (words("report.followups"), "bold")))
+    for i, f in enumerate(locale.kata_followups(kata), 1):
+        say(line(iv.env, f"  {i}. {f.question}", hang=5))
     say()
-    say(line(iv.env, "Answer them aloud first; then ", keep(f"`dojo followups {kata.module} --answers`"),
-             " shows model answers and runs their demonstrations."))
+    say(line(iv.env, *around("report.followups.answers", "command", f"`dojo followups {kata.module} --answers`")))
 
 
 def checked(iv, kata, ended) -> None:
@@ -164,29 +174,28 @@ def checked(iv, kata, ended) -> None:
         if rec["outcome"] == "abandoned":  # nothing was graded: the properties are the last run's
             say(line(env, (text(message("report.checked.last-run")), "bold")))
         else:
-            say(line(env, ("What the judge checked", "bold"), " (the graded copy):"))
+            say(line(env, (words("report.checked"), "bold"), words("report.checked.tail")))
         for said in property_lines(iv, kata.module, ended.properties):
             say(said)
     if rec["attempted"] and rec["state"] != "passed" and ended.final is not None:
         say()
-        say(line(env, "Next: ", keep(f"`dojo compare {kata.module} --file {ended.final}`"),
-                 " shows where your answer and the reference part ways."))
+        say(line(env, *around("report.next-compare", "command", f"`dojo compare {kata.module} --file {ended.final}`")))
 
 
 def summary(iv, done: list[dict], not_started: list[str]) -> None:
     """The end of an interview of several problems: each problem's result, time, properties and
     score, then the total (``done``: the records of the problems that ended, in order)."""
     env, say = iv.env, iv.say
-    words = lambda key, **params: text(message(key, **params))  # noqa: E731
     rows, used, scores = [], 0.0, []
     for i, r in enumerate(done, 1):
         outcome = r.get("outcome")
-        result = RESULT_WORDS.get(outcome, str(outcome)) if r.get("attempted", True) else words("report.no-attempt")
+        result = result_word(outcome, str(outcome)) if r.get("attempted", True) else words("report.no-attempt")
         props = pass_count(r["passed"], r["total"]) if r.get("total") else (failure_words(r.get("state")) or "—")
         used += r.get("used_s") or 0.0
         if isinstance(r.get("score"), (int, float)):
             scores.append(r["score"])
-        rows.append([str(i), r["kata"], result, f"{clock_text(r.get('used_s'))} of {clock_text(r.get('limit_s'))}",
+        rows.append([str(i), r["kata"], result, words("report.time", used=clock_text(r.get("used_s")),
+                                                      limit=clock_text(r.get("limit_s"))),
                      props, "—" if r.get("score") is None else str(r["score"])])
     for i, kata in enumerate(not_started, len(done) + 1):
         rows.append([str(i), kata, words("summary.not-started"), "—", "—", "—"])

@@ -20,6 +20,22 @@ def clock_text(seconds: float) -> str:
     return duration(max(0.0, seconds))
 
 
+def difficulty_words(kata) -> str:
+    """A kata's difficulty (easy, medium, hard) in the tool's language."""
+    from dojo.cli.common import words
+
+    return words(f"interview.difficulty.{kata.difficulty}")
+
+
+def around(id: str, slot: str, value: str, **params) -> list[str]:
+    """The sentence ``id`` as runs, with ``value`` (a command) in place of ``{slot}`` kept in one
+    piece (``screen.keep``): [before, value, after], wherever the language puts it."""
+    from dojo.cli.common import words
+
+    before, _, after = words(id, **{slot: "\0", **params}).partition("\0")
+    return [before, screen.keep(value), after]
+
+
 class Signals:
     """Ctrl-C, hang-up and terminate become flags the loop reads, so no write is cut in half."""
 

@@ -216,7 +216,7 @@ def load(env: Env) -> Session | None:
         try:
             return from_json(env, data)
         except ValueError as e:
-            raise ValueError(f"it cannot be resumed: {e}") from None
+            raise ValueError(_words("interview.state.cannot-resume", reason=e)) from None
     except (ValueError, OSError) as e:
         set_aside(path, env, read_error(e))
         return None
@@ -227,12 +227,17 @@ def save(env: Env, session: Session) -> None:
     try:
         atomic_write_text(session_path(env), json.dumps(session.to_json(), indent=1, sort_keys=True) + "\n", env)
     except CannotWrite as e:
-        env.warn_once(f"dojo: {e.strerror}. The interview goes on, but cannot be resumed if it is closed.")
+        env.warn_once(_words("interview.state.cannot-save", error=e.strerror))
 
 
 def clear(env: Env) -> None:
     try:
         session_path(env).unlink(missing_ok=True)
     except OSError as e:
-        env.warn(f"dojo: cannot remove {where(session_path(env), env)}: {reason(e)}. "
-                 "Delete it by hand, or the next interview will offer to resume this one.")
+        env.warn(_words("interview.state.cannot-remove", path=where(session_path(env), env), error=reason(e)))
+
+
+def _words(id: str, **params) -> str:
+    from dojo.cli.common import words
+
+    return words(id, **params)
