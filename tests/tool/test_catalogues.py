@@ -49,7 +49,7 @@ def _placeholders(value) -> set[str]:
 
 def _english_words(text: str) -> int:
     """Words of English prose in a template (placeholders and code-like tokens left out)."""
-    prose = PLACEHOLDER.sub(" ", re.sub(r"`[^`]*`", " ", text))
+    prose = PLACEHOLDER.sub(" ", re.sub(r"`[^`]*`|\bdojo(\s+[a-z][a-z_-]*)*", " ", text))  # code, commands
     return len([w for w in re.findall(r"[A-Za-z][a-z']+", prose) if len(w) > 2])
 
 
