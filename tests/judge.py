@@ -180,7 +180,7 @@ def check_close(got, want, what: str, why: str = "", rtol: float = RTOL, atol: f
     )
     if ok:
         return
-    why_text = f" {why}" if why else ""
+    why_text = f" {message_text(why)}" if why else ""  # a sentence or a message (rendered here)
     if got.shape != want.shape:
         raise KataMismatch(message("values.wrong-shape", what=what, why_text=why_text,
                                    expected=array_param(want), got=array_param(got)))
