@@ -19,7 +19,7 @@ overflow that only a blocked score or an exactly-zero gradient would see, and me
 import numpy as np
 
 from dojo import wire
-from dojo.messages import message
+from dojo.messages import is_message, message
 from hypothesis import example, strategies as st
 
 from tests import oracle
@@ -38,6 +38,22 @@ from tests.judge import (
 
 FUNCTION = "attention_backward"
 GRADS = ("dq", "dk", "dv")
+
+
+def said(key: str, **params) -> dict:
+    """A sentence of this judge, ``judge.attention_backward.<key>`` (dojo/locale/<lang>/judge/
+    attention_backward.toml), its values as strings (a message stays a message)."""
+    return message(f"judge.attention_backward.{key}", **{k: v if is_message(v) else str(v) for k, v in params.items()})
+
+
+#: The words in the names of bad forms ("(1, m), broadcastable"), in each language.
+_LABELS = {"broadcastable": "part.broadcastable", "transposed": "part.transposed"}
+
+
+def _form(name: str):
+    """``"(1, d_v), broadcastable"`` as a message (a name without such a word stays as it is)."""
+    expr, _, label = name.rpartition(", ")
+    return said("part.form", expr=expr, label=said(_LABELS[label])) if label in _LABELS else name
 
 
 def PROBE():
@@ -146,10 +162,10 @@ def allowed_of(case) -> np.ndarray:
     return np.ones((n, m), dtype=bool) if case.get("mask") is None else np.asarray(case["mask"])
 
 
-def sizes(case) -> str:
+def sizes(case) -> dict:
     (n, d_k), (m, d_v) = np.shape(case["q"]), np.shape(case["v"])
-    masked = "no mask" if case.get("mask") is None else "mask[i, j] True = query i may attend key j"
-    return f"(n={n} queries, m={m} keys, d_k={d_k}, d_v={d_v}; {masked})"
+    masked = said("part.no-mask" if case.get("mask") is None else "part.mask")
+    return said("part.sizes", n=n, m=m, d_k=d_k, d_v=d_v, masked=masked)
 
 
 def run(kata, case):
@@ -167,9 +183,7 @@ def run(kata, case):
             index = tuple(int(i) for i in bad[0])
             raise KataMismatch(message(
                 "values.not-finite.explained", what=name, index=str(list(index)), value=str(g[index]),
-                explanation_text=(" although the input is valid and every gradient is finite.\n  NaN usually "
-                                  "comes from exp() overflowing in the recomputed softmax (subtract the row max) "
-                                  f"or from inf - inf.\n  {name}: {show(g)}")))
+                explanation_text=said("why.not-finite", name=name, shown=show(g))))
     return grads
 
 
@@ -180,18 +194,12 @@ def parts_scale(case) -> dict:
     return {"dq": dp * big(case["k"]), "dk": dp * big(case["q"]), "dv": big(case["d_out"]) * case["q"].shape[0]}
 
 
-def check_grads(got, want, case, what: str, why: str, rtol=1e-9, atol=1e-12):
+def check_grads(got, want, case, what, why, rtol=1e-9, atol=1e-12):
     """Each gradient within rtol of ``want``, plus atol × the size of its parts."""
     scales = parts_scale(case)
     for g, w, name in zip(got, want, GRADS):
         tol = atol * max(1.0, scales[name]) / max(1.0, float(np.max(np.abs(w), initial=0.0)))
-        check_close(g, w, f"{name} ({what})", why, rtol=rtol, atol=tol)
-
-
-FORMULAS = (
-    "dv = Pᵀ d_out; dP = d_out vᵀ; dS = P * (dP - rowsum(dP * P)); "
-    "dq = dS k / sqrt(d_k); dk = dSᵀ q / sqrt(d_k)"
-)
+        check_close(g, w, said("what.grad", name=name, what=what), why, rtol=rtol, atol=tol)
 
 
 # -- Properties of a correct answer -------------------------------------------------------------
@@ -211,7 +219,7 @@ _EXAMPLE = {
 def test_matches_torch_autograd(kata, case):
     """Matches torch autograd through scaled_dot_product_attention (float64), with and without a mask, ordinary and large scores"""
     want = torch_gradients(case["q"], case["k"], case["v"], case["d_out"], case["mask"])
-    check_grads(run(kata, case), want, case, "against torch autograd", f"{FORMULAS} {sizes(case)}.")
+    check_grads(run(kata, case), want, case, said("what.torch"), said("why.torch", sizes=sizes(case)))
 
 
 @prop(case=problems(kind="ordinary", max_side=3))
@@ -219,8 +227,8 @@ def test_matches_central_finite_differences(kata, case):
     """Matches central finite differences of L = sum(out * d_out), an oracle that shares nothing with torch"""
     want = finite_differences(case)
     check_grads(
-        run(kata, case), want, case, "against finite differences",
-        f"(L(x + h) - L(x - h)) / 2h with h = 1e-5, entry by entry, agrees to about 1e-6 {sizes(case)}.",
+        run(kata, case), want, case, said("what.finite-differences"),
+        said("why.finite-differences", sizes=sizes(case)),
         rtol=1e-5, atol=1e-6,
     )
 
@@ -232,9 +240,7 @@ def test_the_key_gradients_sum_to_zero(kata, case):
     total = dk.sum(axis=0)
     check_close(
         total, np.zeros_like(total), "dk.sum(axis=0)",
-        f"Adding one vector c to every key adds q·c to a whole row of scores, which the softmax "
-        f"ignores, so the keys' gradients cancel. Each row of dS sums to 0; did you subtract "
-        f"rowsum(dP * P)? {sizes(case)}",
+        said("why.key-gradients", sizes=sizes(case)),
         rtol=0.0, atol=1e-12 * dk.shape[0] * max(1.0, parts_scale(case)["dk"]),
     )
 
@@ -245,8 +251,7 @@ def test_the_value_gradients_add_up_to_the_output_gradients(kata, case):
     _, _, dv = run(kata, case)
     check_close(
         dv.sum(axis=0), case["d_out"].sum(axis=0), "dv.sum(axis=0)",
-        f"dv = Pᵀ d_out and each row of P sums to 1, so the columns of dv add up to those of "
-        f"d_out {sizes(case)}.",
+        said("why.value-gradients", sizes=sizes(case)),
         atol=1e-12 * max(1.0, float(np.abs(case["d_out"]).sum())),
     )
 
@@ -291,17 +296,12 @@ def test_a_key_every_query_blocks_gets_exactly_zero_gradient_and_changes_nothing
     for name, g in (("dk", dk1), ("dv", dv1), ("dk", dk2), ("dv", dv2)):
         check_that(
             np.all(g[j] == 0.0),
-            f"{name}[{j}] must be exactly 0: mask[:, {j}] is all False, so key {j} gets weight "
-            f"exactly 0 from every query and nothing flows back to it.\n  got {name}[{j}] = "
-            f"{show(g[j])}\n  Set blocked scores to -inf (not -1e9) before the softmax {sizes(case)}.",
+            said("why.blocked-key-zero", name=name, j=j, shown=show(g[j]), sizes=sizes(case)),
         )
     others = np.arange(case["k"].shape[0]) != j
-    why = (
-        f"Key {j} is blocked for every query; replacing k[{j}] by {show(case['new_k'])} and v[{j}] "
-        f"by {show(case['new_v'])} must change no other gradient {sizes(case)}."
-    )
+    why = said("why.blocked-key", j=j, new_k=show(case["new_k"]), new_v=show(case["new_v"]), sizes=sizes(case))
     check_grads((dq2, dk2[others], dv2[others]), (dq1, dk1[others], dv1[others]),
-                dict(base, k=base["k"][others], v=base["v"][others]), "after changing the blocked key", why)
+                dict(base, k=base["k"][others], v=base["v"][others]), said("what.blocked-key"), why)
 
 
 COEFFICIENTS = st.sampled_from([(2.0, -1.0), (0.5, 3.0), (-1.5, 0.25)])
@@ -318,9 +318,8 @@ def test_the_gradients_are_linear_in_d_out(kata, case, coefficients, seed):
     want = [a * x + b * y for x, y in zip(g1, g2)]
     bigger = dict(case, d_out=np.abs(case["d_out"]) * abs(a) + np.abs(e) * abs(b))
     check_grads(
-        mixed, want, bigger, f"for d_out' = {a:g} d_out + {b:g} e",
-        f"The backward pass is linear in d_out (L = sum(out * d_out)), so mixing two d_out mixes "
-        f"the gradients the same way {sizes(case)}.",
+        mixed, want, bigger, said("what.mixed", a=f"{a:g}", b=f"{b:g}"),
+        said("why.linear", sizes=sizes(case)),
     )
 
 
@@ -334,7 +333,7 @@ def test_accepts_array_likes_and_returns_float64(kata, case, form, name):
     values = dict(case, **{name: value})
     got = run(kata, dict(case, **{name: given}))
     want = torch_gradients(values["q"], values["k"], values["v"], values["d_out"], values["mask"])
-    check_grads(got, want, values, f"with {name} as {form}", "Convert with np.asarray(..., dtype=np.float64).")
+    check_grads(got, want, values, said("what.form", name=name, form=form), said("why.convert"))
 
 
 @prop(case=problems())
@@ -370,7 +369,7 @@ def test_rejects_what_the_masked_kata_rejects_about_shapes(kata, case, how):
     }[how]
     call = dict(case, **bad)
     shapes = ", ".join(f"{a} {np.shape(call[a])}" for a in ("q", "k", "v", "d_out"))
-    expect_value_error(lambda: kata(**call), f"{how} ({shapes})")
+    expect_value_error(lambda: kata(**call), said("because.shapes", how=said(f"part.break.{how}"), shapes=shapes))
 
 
 @st.composite
@@ -400,7 +399,7 @@ def test_rejects_d_out_not_of_shape_n_by_d_v(kata, bad):
     n, d_v = case["d_out"].shape
     expect_value_error(
         lambda: kata(**dict(case, d_out=d_out)),
-        f"d_out has shape {d_out.shape}, the {name} form, but out is ({n}, {d_v}): no broadcasting",
+        said("because.d-out", shape=d_out.shape, name=_form(name), n=n, d_v=d_v),
     )
 
 
@@ -411,7 +410,7 @@ def test_rejects_nan_or_inf_in_any_input(kata, case, name, value, seed):
     a = case[name].copy()
     index = tuple(int(S.rng_for(seed).integers(0, s)) for s in a.shape)
     a[index] = value
-    expect_value_error(lambda: kata(**dict(case, **{name: a})), f"{name}[{index}] is {value}")
+    expect_value_error(lambda: kata(**dict(case, **{name: a})), said("because.non-finite", name=name, index=index, value=value))
 
 
 @prop(case=problems(kind="ordinary", masked=True), seed=S.SEEDS)
@@ -434,8 +433,14 @@ def test_rejects_a_bad_mask(kata, case, seed):
             continue  # n = 1 or n = m: this form is a valid mask here
         expect_value_error(
             lambda: kata(**dict(case, mask=b)),
-            f"the mask is {how} (dtype {b.dtype}, shape {b.shape}; n={n}, m={m})",
+            said("because.mask", how=_MASK_WORDS[how] if how in _MASK_WORDS else _form(how), dtype=b.dtype,
+                 shape=b.shape, n=n, m=m),
         )
+
+
+#: The bad masks' names that are words, in each language.
+_MASK_WORDS = {"0/1 integers": said("part.ints"), "floats": said("part.floats"),
+               "a query row that is all False": said("part.empty-row")}
 
 
 def _with_empty_row(mask, row):
@@ -446,7 +451,7 @@ def _with_empty_row(mask, row):
 
 @CONTRACT.rejects_an_overflowing_score(
     lambda draw: draw_problem(draw, kind="ordinary"),
-    because="the score of query {i} and key {j} is about 1e400, inf in float64",
+    because=lambda i, j, **_: said("because.overflow", i=i, j=j),
 )
 def test_rejects_an_allowed_score_that_overflows(kata, bad):
     """An allowed score q[i]·k[j] / sqrt(d_k) that overflows to inf raises ValueError"""
@@ -469,6 +474,5 @@ def test_rejects_a_gradient_that_overflows(kata, case):
     """Finite inputs whose gradients overflow (d_out and v ~1e200, so dP ~1e400) raise ValueError instead of returning inf or NaN"""
     expect_value_error(
         lambda: kata(**case),
-        "d_out and v are about 1e200, so dP = d_out vᵀ and the gradients dq and dk are about 1e400, "
-        "which is not finite in float64",
+        said("because.gradient-overflow"),
     )

@@ -15,7 +15,7 @@ never tested: an overflow that only a blocked score would see, and the wording o
 import numpy as np
 
 from dojo import wire
-from dojo.messages import message
+from dojo.messages import is_message, message
 from hypothesis import example, strategies as st
 
 from tests import oracle
@@ -25,6 +25,12 @@ from tests.judge import KataMismatch, check_array, check_close, check_that, expe
 FUNCTION = "batched_multihead_attention"
 PARAMS = ("in_proj_weight", "in_proj_bias", "out_proj_weight", "out_proj_bias")
 ARRAYS = ("x",) + PARAMS
+
+
+def said(key: str, **params) -> dict:
+    """A sentence of this judge, ``judge.batched_attention.<key>`` (dojo/locale/<lang>/judge/
+    batched_attention.toml), its values as strings (a message stays a message)."""
+    return message(f"judge.batched_attention.{key}", **{k: v if is_message(v) else str(v) for k, v in params.items()})
 
 
 def PROBE():
@@ -149,12 +155,13 @@ def allowed_of(case) -> np.ndarray:
     return allowed
 
 
-def about(case) -> str:
+def about(case) -> dict:
     B, n, E = np.shape(case["x"])
     h = case["num_heads"]
     pad = case["key_padding_mask"]
-    pad_text = "no padding" if pad is None else f"key_padding_mask (True = padding) {np.asarray(pad).astype(int).tolist()}"
-    return f"(B={B}, n={n}, E={E}, num_heads={h}, d_head={E // h}, causal={case['causal']}, {pad_text})"
+    padding = (said("part.no-padding") if pad is None
+               else said("part.padding", mask=np.asarray(pad).astype(int).tolist()))
+    return said("part.about", b=B, n=n, e=E, h=h, d_head=E // h, causal=case["causal"], padding=padding)
 
 
 def fresh(case):
@@ -168,30 +175,22 @@ def run(kata, case):
     if not isinstance(result, tuple) or len(result) != 2:
         raise KataMismatch(message("result.not-pair", function=FUNCTION, type=wire.type_name(result)))
     out = check_array(result[0], "out", (B, n, E))
-    weights = check_array(result[1], "weights (per head, not averaged)", (B, case["num_heads"], n, n))
+    weights = check_array(result[1], said("what.weights"), (B, case["num_heads"], n, n))
     for what, a in (("weights", weights), ("out", out)):
         bad = np.argwhere(~np.isfinite(a))
         if bad.size:
             index = tuple(int(i) for i in bad[0])
             raise KataMismatch(message(
                 "values.not-finite.explained", what=what, index=str(list(index)), value=str(a[index]),
-                explanation_text=(", but NaN or inf is never a right answer here.\n  A query with no allowed "
-                                  "key (all padding, or left padding with causal) gets all-zero weights and "
-                                  f"out row = out_proj_bias, not the 0/0 of a softmax over nothing {about(case)}.")))
+                explanation_text=said("why.not-finite", about=about(case))))
     return out, weights
 
 
-HINT = (
-    "Q, K, V = x W_qᵀ + b_q, ... with [W_q; W_k; W_v] = in_proj_weight (rows); head h owns "
-    "columns [h*d_head, (h+1)*d_head); scale 1/sqrt(d_head); key_padding_mask True = PADDING "
-    "(blocked); with causal, query i sees keys j <= i; out = concat(heads) out_proj_weightᵀ + out_proj_bias"
-)
-
-
-def compare(got, want, case, against: str):
+def compare(got, want, case, against):
     out, weights = got
-    check_close(weights, want[1], "weights", f"{HINT}.\n  {about(case)}\n  Expected: {against}.")
-    check_close(out, want[0], "out", f"{HINT}.\n  {about(case)}\n  Expected: {against}.")
+    why = said("why.compare", about=about(case), against=against)
+    check_close(weights, want[1], "weights", why)
+    check_close(out, want[0], "out", why)
 
 
 # -- Properties of a correct answer -------------------------------------------------------------
@@ -205,7 +204,7 @@ _EXAMPLE = build(2, 3, 2, 1, 1.0, "none", False, 7)
 def test_matches_torch_nn_multihead_attention(kata, case):
     """Matches torch's nn.MultiheadAttention (batch_first, per-head weights) with padding and causal, and SDPA's zero rows where a query has no key"""
     compare(run(kata, case), expected(case), case,
-            "nn.MultiheadAttention with these weights; SDPA (all-zero weights) for a query with no allowed key")
+            said("part.against-torch"))
 
 
 @prop(case=problems(pad_kind="none"))
@@ -214,10 +213,9 @@ def test_an_all_false_padding_mask_is_no_padding(kata, case):
     B, n, _ = case["x"].shape
     none = run(kata, case)
     nothing = run(kata, dict(case, key_padding_mask=np.zeros((B, n), dtype=bool)))
-    why = ("key_padding_mask uses nn.MultiheadAttention's convention: True = PADDING (blocked). All False "
-           f"blocks nothing, so it must equal key_padding_mask=None {about(case)}.")
-    check_close(nothing[1], none[1], "weights with an all-False key_padding_mask", why)
-    check_close(nothing[0], none[0], "out with an all-False key_padding_mask", why)
+    why = said("why.all-false", about=about(case))
+    check_close(nothing[1], none[1], said("what.weights-all-false"), why)
+    check_close(nothing[0], none[0], said("what.out-all-false"), why)
 
 
 @prop(case=problems(), seed=S.SEEDS)
@@ -230,9 +228,9 @@ def test_permuting_the_batch_permutes_the_results(kata, case, seed):
     out, weights = run(kata, case)
     pad = case["key_padding_mask"]
     moved = run(kata, dict(case, x=case["x"][order], key_padding_mask=None if pad is None else pad[order]))
-    why = f"Sequence b of the batch must only see itself; batch order {order.tolist()} must only reorder the results {about(case)}."
-    check_close(moved[1], weights[order], "weights with the batch reordered", why)
-    check_close(moved[0], out[order], "out with the batch reordered", why)
+    why = said("why.batch-order", order=order.tolist(), about=about(case))
+    check_close(moved[1], weights[order], said("what.weights-batch-reordered"), why)
+    check_close(moved[0], out[order], said("what.out-batch-reordered"), why)
 
 
 @prop(case=problems(pad_kind="right", min_n=2))
@@ -244,8 +242,7 @@ def test_a_right_padded_sequence_matches_the_same_sequence_alone(kata, case):
         length = int((~pad[b]).sum())
         alone = dict(case, x=case["x"][b : b + 1, :length], key_padding_mask=None)
         out1, weights1 = run(kata, alone)
-        why = (f"Sequence {b} has {length} real tokens then padding; on those tokens it must match "
-               f"the {length} tokens alone, without padding {about(case)}.")
+        why = said("why.right-padded", b=b, length=length, about=about(case))
         check_close(weights[b, :, :length, :length], weights1[0], f"weights[{b}, :, :{length}, :{length}]", why)
         check_close(out[b, :length], out1[0], f"out[{b}, :{length}]", why)
 
@@ -273,12 +270,10 @@ def test_padded_positions_cannot_change_any_real_token(kata, case):
     real = ~case["key_padding_mask"]  # (B, n)
     out, weights = run(kata, case)
     out2, weights2 = run(kata, dict(case, x=changed))
-    why = ("Padded keys are blocked for every query (True = padding), so what sits at a padded position "
-           "cannot reach a real token's row. -1e9 instead of -inf leaks once a blocked score passes 1e9 "
-           f"{about(case)}.")
+    why = said("why.padding-changed", about=about(case))
     w, w2 = weights.transpose(0, 2, 1, 3)[real], weights2.transpose(0, 2, 1, 3)[real]  # (tokens, h, n)
-    check_close(w2, w, "the weights of the real tokens after changing the padding", why)
-    check_close(out2[real], out[real], "out at the real tokens after changing the padding", why)
+    check_close(w2, w, said("what.weights-padding-changed"), why)
+    check_close(out2[real], out[real], said("what.out-padding-changed"), why)
 
 
 @prop(case=problems(causal=True, pad_kind=None))
@@ -289,21 +284,20 @@ def test_padding_and_causal_combine_and_a_query_with_no_key_outputs_the_bias(kat
     leak = np.argwhere(~allowed & (weights != 0))
     if leak.size:
         b, h, i, j = (int(a) for a in leak[0])
-        check_that(False, (
-            f"weights[{b}, {h}, {i}, {j}] must be exactly 0: key {j} of sequence {b} is "
-            f"{'padding' if case['key_padding_mask'] is not None and case['key_padding_mask'][b, j] else 'in the future of query ' + str(i)}"
-            f", got {weights[b, h, i, j]!r}. Set blocked scores to -inf {about(case)}."))
+        padded = case["key_padding_mask"] is not None and case["key_padding_mask"][b, j]
+        check_that(False, said("why.blocked-weight", b=b, h=h, i=i, j=j, value=repr(weights[b, h, i, j]),
+                               where=said("part.padding-key") if padded else said("part.future-key", i=i),
+                               about=about(case)))
     has_key = allowed.any(axis=-1)  # (B, 1, n)
     sums = weights.sum(axis=-1)  # (B, h, n)
-    check_close(sums, np.broadcast_to(has_key, sums.shape).astype(float), "the row sums of weights",
-                f"A query with an allowed key has weights summing to 1; one with none has all-zero weights {about(case)}.")
+    check_close(sums, np.broadcast_to(has_key, sums.shape).astype(float), said("what.row-sums"),
+                said("why.row-sums", about=about(case)))
     empty = ~has_key[:, 0]  # (B, n)
     if empty.any():
         rows = np.argwhere(empty)[:3].tolist()
         check_close(out[empty], np.broadcast_to(case["out_proj_bias"], out[empty].shape),
-                    f"out at the queries (sequence, position) {rows} that have no allowed key",
-                    f"Their weights are all 0, so every head outputs 0 and out = 0 · out_proj_weightᵀ + "
-                    f"out_proj_bias (torch SDPA's convention) {about(case)}.")
+                    said("what.no-key", rows=rows),
+                    said("why.no-key", about=about(case)))
 
 
 FORM_NAMES = ("float64", "float32", "int", "list")
@@ -316,12 +310,25 @@ def test_accepts_array_likes_returns_float64_and_leaves_inputs_alone(kata, case,
     for name, form in zip(ARRAYS, forms):
         given[name], values[name] = S.as_form(case[name], form)
     got = run(kata, dict(case, **given))  # the kata fixture fails any call that writes into an input
-    shown = ", ".join(f"{a} as {f}" for a, f in zip(ARRAYS, forms))
-    compare(got, expected(case, **values), dict(case, **values), f"torch, with {shown}")
+    compare(got, expected(case, **values), dict(case, **values), said("part.against-forms", **dict(zip(ARRAYS, forms))))
 
 
 # -- Contract violations -> ValueError ----------------------------------------------------------
 # Each bad call breaks exactly one rule.
+
+#: The names of bad inputs that are words (the properties draw them), in each language.
+_WORDS = {
+    "2-D (n, E)": "part.word.2d", "4-D": "part.word.4d", "bool": "part.word.bool", "float": "part.word.float",
+    "zero": "part.word.zero", "negative": "part.word.negative", "does not divide E": "part.word.not-dividing",
+    "0/1 integers": "part.word.ints", "floats": "part.word.floats",
+    "(n,), shared by the batch": "part.word.shared", "(n, B), transposed": "part.word.transposed",
+    "a projection": "part.word.projection", "a score": "part.word.score", "out": "part.word.out",
+}
+
+
+def _words(how: str):
+    """``how`` as a message when it has words in it (a shape or a size like "B = 0" stays)."""
+    return said(_WORDS[how]) if how in _WORDS else how
 
 
 @prop(case=problems(), how=st.sampled_from(["2-D (n, E)", "4-D", "B = 0", "n = 0", "E = 0"]))
@@ -339,7 +346,7 @@ def test_rejects_x_not_3d_or_empty(kata, case, how):
                    out_proj_weight=np.zeros((0, 0)), out_proj_bias=np.zeros(0))
     else:
         bad["x"] = np.zeros((0, n, E)) if how == "B = 0" else np.zeros((B, 0, E))
-    expect_value_error(lambda: kata(**bad), f"x has shape {np.shape(bad['x'])} ({how})")
+    expect_value_error(lambda: kata(**bad), said("because.x", shape=np.shape(bad["x"]), how=_words(how)))
 
 
 @st.composite
@@ -369,8 +376,8 @@ def test_rejects_a_num_heads_that_is_not_a_positive_int_dividing_e(kata, bad):
     case, how = bad
     expect_value_error(
         lambda: kata(**fresh(case)),
-        f"num_heads = {case['num_heads']!r} ({how}) with E = {case['x'].shape[2]}"
-        + (" (bool is a subclass of int: check for it explicitly)" if how == "bool" else ""),
+        said("because.num-heads-bool" if how == "bool" else "because.num-heads", value=repr(case["num_heads"]),
+             how=_words(how), e=case["x"].shape[2]),
     )
 
 
@@ -397,7 +404,7 @@ def test_rejects_a_parameter_of_the_wrong_shape(kata, bad):
     """in_proj_weight not (3E, E), in_proj_bias not (3E,), out_proj_weight not (E, E) or out_proj_bias not (E,) raises ValueError, even if it would broadcast"""
     case, name = bad
     expect_value_error(lambda: kata(**fresh(case)),
-                       f"{name} has shape {case[name].shape}, but E = {case['x'].shape[2]}")
+                       said("because.parameter", name=name, shape=case[name].shape, e=case["x"].shape[2]))
 
 
 @prop(case=problems(pad_kind="holes"))
@@ -419,7 +426,7 @@ def test_rejects_a_padding_mask_not_bool_or_not_of_shape_b_by_n(kata, case):
             continue  # B = 1 or B = n: this form is not wrong here
         expect_value_error(
             lambda: kata(**fresh(dict(case, key_padding_mask=mask))),
-            f"key_padding_mask is {how}: dtype {mask.dtype}, shape {mask.shape}, not bool (B, n) = ({B}, {n})",
+            said("because.padding-mask", how=_words(how), dtype=mask.dtype, shape=mask.shape, b=B, n=n),
         )
 
 
@@ -429,7 +436,8 @@ def test_rejects_nan_or_inf_in_any_input(kata, case, name, value, seed):
     a = case[name].copy()
     index = tuple(int(S.rng_for(seed).integers(0, s)) for s in a.shape)
     a[index] = value
-    expect_value_error(lambda: kata(**fresh(dict(case, **{name: a}))), f"{name}[{index}] is {value}")
+    expect_value_error(lambda: kata(**fresh(dict(case, **{name: a}))),
+                       said("because.non-finite", name=name, index=index, value=value))
 
 
 @st.composite
@@ -458,4 +466,4 @@ def test_rejects_an_overflowing_projection_score_or_out(kata, bad):
     """Finite inputs whose projection, allowed score or out overflows to inf raise ValueError instead of returning NaN or inf"""
     case, how = bad
     expect_value_error(lambda: kata(**fresh(case)),
-                       f"{how} overflows to inf although every input is finite {about(case)}")
+                       said("because.overflow", how=_words(how), about=about(case)))

@@ -19,7 +19,7 @@ sum overflows, and the wording of messages.
 import numpy as np
 
 from dojo import wire
-from dojo.messages import message
+from dojo.messages import is_message, message
 from hypothesis import example, strategies as st
 
 from dojo.loader import time_limit
@@ -41,6 +41,12 @@ FUNCTION = "flash_attention"
 NAMES = ("q", "k", "v")
 
 
+def said(key: str, **params) -> dict:
+    """A sentence of this judge, ``judge.flash_attention.<key>`` (dojo/locale/<lang>/judge/
+    flash_attention.toml), its values as strings (a message stays a message)."""
+    return message(f"judge.flash_attention.{key}", **{k: v if is_message(v) else str(v) for k, v in params.items()})
+
+
 def PROBE():
     return {
         "q": np.array([[1.0, 0.0]]),
@@ -53,6 +59,16 @@ def PROBE():
 
 #: The arrays of the contract: q (n, d_k), k (m, d_k), v (m, d_v).
 CONTRACT = Contract(QKV)
+#: The forms not_2d_forms names (after the expression passed): their words in each language.
+_FORMS = {"a 0-d scalar": "part.form.scalar", "1-D": "part.form.1d", "3-D": "part.form.3d"}
+
+
+def _form(how):
+    """``"q[0, 0], a 0-d scalar"`` (tests/contract.py's not_2d_forms) as a message."""
+    if not isinstance(how, str) or ", " not in how or how.rsplit(", ", 1)[1] not in _FORMS:
+        return how
+    expr, label = how.rsplit(", ", 1)
+    return said("part.form", expr=expr, label=said(_FORMS[label]))
 
 
 def run(kata, q, k, v, block_size, causal):
@@ -71,18 +87,15 @@ def run(kata, q, k, v, block_size, causal):
             index = tuple(int(i) for i in bad[0])
             raise KataMismatch(message(
                 "values.not-finite.explained", what=what, index=str(list(index)), value=str(a[index]),
-                explanation_text=(" although the input is valid and every score that takes part in the softmax "
-                                  "is finite.\n  NaN usually means exp() overflowed (keep a running max per "
-                                  "query and subtract it) or a sum was 0/0 (a running max that starts at 0 "
-                                  "instead of -inf underflows scores far below 0).")))
+                explanation_text=said("why.not-finite")))
     return out, lse
 
 
-def sizes(case) -> str:
-    """The dimensions of a case, named, for failure messages."""
+def sizes(case) -> dict:
+    """The dimensions of a case, named, for failure messages (a message)."""
     (n, d_k), (m, d_v) = np.shape(case["q"]), np.shape(case["v"])
-    causal = "causal, aligned bottom-right" if case["causal"] else "not causal"
-    return f"(n={n} queries, m={m} keys, d_k={d_k}, d_v={d_v}, block_size={case['block_size']}, {causal})"
+    causal = said("part.causal" if case["causal"] else "part.not-causal")
+    return said("part.sizes", n=n, m=m, d_k=d_k, d_v=d_v, block_size=case["block_size"], causal=causal)
 
 
 # -- Oracle (torch, float64) -----------------------------------------------------------------
@@ -192,11 +205,8 @@ _EXAMPLE = {
     "v": np.array([[1.0, 2.0], [-1.0, 0.5], [0.0, 2.0], [3.0, -1.0], [0.5, 0.5]]),
 }
 
-OUT_HINT = (
-    "out must be softmax(q kᵀ / sqrt(d_k)) v whatever the block size. Per block: the new running "
-    "max\n  m_new = max(m_old, block max); rescale BOTH the running sum and the accumulator by "
-    "exp(m_old - m_new);\n  visit every key exactly once (the last block may be shorter)."
-)
+#: What out must be, and how the blocks get there (a message).
+OUT_HINT = said("part.out-hint")
 
 
 @prop(case=problems(scores="large") | problems())
@@ -206,7 +216,7 @@ def test_matches_torch_for_any_block_size(kata, case):
     """out matches torch's scaled_dot_product_attention for block sizes 1, m, more than m and ones that do not divide m, causal or not"""
     out, lse = run(kata, **case)
     want_out, _ = expected(case)
-    check_close(out, want_out, "out", f"{OUT_HINT}\n  {sizes(case)}")
+    check_close(out, want_out, "out", said("why.out", hint=OUT_HINT, sizes=sizes(case)))
 
 
 @prop(case=problems(scores="large") | problems())
@@ -219,8 +229,7 @@ def test_lse_is_the_logsumexp_of_the_scaled_allowed_scores(kata, case):
         lse,
         want_lse,
         "lse",
-        f"lse[i] = log Σ_j exp(s[i, j]) over the allowed keys, in natural log: the running max plus "
-        f"log(running sum) {sizes(case)}.",
+        said("why.lse", sizes=sizes(case)),
     )
 
 
@@ -242,12 +251,9 @@ def test_the_result_does_not_depend_on_the_block_size(kata, case):
     other = case.pop("other_block_size")
     out1, lse1 = run(kata, **case)
     out2, lse2 = run(kata, **dict(case, block_size=other))
-    why = (
-        f"Your own answer with block_size={case['block_size']} and with block_size={other} must "
-        f"agree: blocks only change the order of the work.\n  {OUT_HINT}\n  {sizes(case)}"
-    )
-    check_close(lse2, lse1, f"lse with block_size={other}", why)
-    check_close(out2, out1, f"out with block_size={other}", why)
+    why = said("why.block-sizes", block_size=case["block_size"], other=other, hint=OUT_HINT, sizes=sizes(case))
+    check_close(lse2, lse1, said("what.lse-with-block-size", other=other), why)
+    check_close(out2, out1, said("what.out-with-block-size", other=other), why)
 
 
 SIGNS = st.sampled_from(["positive", "negative"])
@@ -265,11 +271,7 @@ def test_scores_around_plus_or_minus_1e4_stay_exact(kata, case):
     out, lse = run(kata, **case)
     want_out, want_lse = expected(case)
     sign = "+" if np.mean(lse) > 0 else "-"
-    why = (
-        f"Every score is about {sign}1e4. exp(1e4) overflows and exp(-1e4) underflows to 0, so "
-        f"subtract a running max that starts at -inf\n  (one that starts at 0 leaves every "
-        f"exp(s - 0) = 0 when all scores are far below 0) {sizes(case)}."
-    )
+    why = said("why.extreme-scores", sign=sign, sizes=sizes(case))
     check_close(lse, want_lse, "lse", why)
     check_close(out, want_out, "out", why)
 
@@ -293,16 +295,11 @@ def test_memory_stays_under_the_bound_at_n_equal_m_2048(kata, seed):
     result, peak = kata.peak_memory(cpu=MEMORY_CPU, **args, block_size=MEMORY_BLOCK, causal=False)
     del result
     full = MEMORY_N * MEMORY_N * 8
-    check_that(peak is not None, "the judge could not read the memory of the process running your code")
+    check_that(peak is not None, said("why.memory-unread"))
     check_that(
         peak < MEMORY_BOUND,
-        f"the memory bound is broken: at n = m = {MEMORY_N}, d_k = d_v = {MEMORY_D} and "
-        f"block_size = {MEMORY_BLOCK}, the memory of the process running your {FUNCTION}() grew by "
-        f"{peak / 2**20:.1f} MiB during one call,\n  but the contract's bound is "
-        f"{MEMORY_BOUND / 2**20:.0f} MiB. One full n×m score matrix alone is {full / 2**20:.0f} "
-        f"MiB: never build an array of n·m elements (scores, weights\n  or a mask). Visit the keys "
-        f"one block at a time and keep only a running max, a running sum and an (n, d_v) "
-        f"accumulator per query.",
+        said("why.memory", n=MEMORY_N, d=MEMORY_D, block_size=MEMORY_BLOCK, function=FUNCTION,
+             grew=f"{peak / 2**20:.1f}", bound=f"{MEMORY_BOUND / 2**20:.0f}", full=f"{full / 2**20:.0f}"),
     )
 
 
@@ -347,14 +344,10 @@ def test_causal_keys_after_a_query_cannot_change_its_row(kata, case):
     after["v"][p + 1 :] = new_v
     out1, lse1 = run(kata, **case)
     out2, lse2 = run(kata, **after)
-    why = lambda: (  # noqa: E731
-        f"Query {i} sits at position m - n + {i} = {p}, so replacing the keys and values after it "
-        f"(k[{p + 1}:] up to {np.abs(new_k).max():.0e}) must not change rows 0..{i}.\n  Blocked "
-        f"scores must become -inf (adding -1e9 leaks when a blocked score is larger than 1e9) "
-        f"{sizes(case)}."
-    )
-    check_close_or_explain(lse2[: i + 1], lse1[: i + 1], f"lse[:{i + 1}] after the change", why)
-    check_close_or_explain(out2[: i + 1], out1[: i + 1], f"out[:{i + 1}] after the change", why)
+    why = lambda: said("why.future", i=i, p=p, next=p + 1, largest=f"{np.abs(new_k).max():.0e}",  # noqa: E731
+                       sizes=sizes(case))
+    check_close_or_explain(lse2[: i + 1], lse1[: i + 1], said("what.lse-after-change", end=i + 1), why)
+    check_close_or_explain(out2[: i + 1], out1[: i + 1], said("what.out-after-change", end=i + 1), why)
 
 
 #: How q, k and v arrive: all three in one form (so float32 everywhere is tried), or mixed.
@@ -372,8 +365,7 @@ def test_accepts_array_likes_and_returns_float64(kata, case, forms):
         args[name], values[name] = S.as_form(case[name], form)
     out, lse = run(kata, **args)
     want_out, want_lse = expected(values)
-    given = ", ".join(f"{name} as {form}" for name, form in zip(NAMES, forms))
-    why = f"({given}: convert with np.asarray(..., dtype=np.float64) and compute in float64)"
+    why = said("why.forms", **dict(zip(NAMES, forms)))
     check_close(lse, want_lse, "lse", why)
     check_close(out, want_out, "out", why)
 
@@ -392,21 +384,21 @@ def test_rejects_a_block_size_that_is_not_a_positive_int(kata, case):
     """block_size of 0, below 0, a bool (True) or a float (2.0) raises ValueError"""
     m = case["k"].shape[0]
     for bad in (0, -case["block_size"], True, float(max(2, m // 2)), 1.5):
-        why = f"block_size={bad!r} is not a positive int"
-        if isinstance(bad, bool):
-            why += " (bool is a subclass of int in Python: check for it explicitly)"
-        elif isinstance(bad, float):
-            why += " (a float, even a whole one; range() would raise TypeError)"
+        kind = "bool" if isinstance(bad, bool) else "float" if isinstance(bad, float) else "int"
+        why = said(f"because.block-size.{kind}", value=repr(bad))
         expect_value_error(lambda: kata(**dict(case, block_size=bad)), why)
 
 
 @CONTRACT.rejects_a_wrong_rank(problems(causal=False), forms=not_2d_forms(trailing_axis=False),
-                               because="{name} was passed as {how} of shape {shape}: {names} must each be {rank}-D")
+                               because=lambda name, how, shape, names, rank: said(
+                                   "because.not-2d", name=name, how=_form(how), shape=shape,
+                                   names=said("part.qkv"), rank=rank))
 def test_rejects_an_input_that_is_not_2d(kata, case):
     """q, k or v that is not 2-D (a scalar, a vector, a 3-D batch) raises ValueError"""
 
 
-@CONTRACT.rejects_a_zero_size(problems(causal=False), labels={"n": "n = 0", "m": "m = 0", "d_k": "d_k = 0", "d_v": "d_v = 0"})
+@CONTRACT.rejects_a_zero_size(problems(causal=False), labels={"n": "n = 0", "m": "m = 0", "d_k": "d_k = 0", "d_v": "d_v = 0"},
+                              because=lambda label, shapes: said("because.zero-size", label=label, shapes=shapes))
 def test_rejects_a_zero_dimension(kata, case):
     """An empty q, k or v (n, m, d_k or d_v equal to 0) raises ValueError"""
 
@@ -420,11 +412,12 @@ def test_rejects_q_k_v_whose_shapes_do_not_fit(kata, case, seed):
     rows = int(rng.choice([r for r in range(n if case["causal"] else 1, 11) if r != m]))
     bad_k = dict(case, k=S.normal(rng, (m, width)))
     bad_v = dict(case, v=S.normal(rng, (rows, d_v)))
-    expect_value_error(lambda: kata(**bad_k), f"q has width {d_k} but k has width {width}")
-    expect_value_error(lambda: kata(**bad_v), f"k has {m} rows (keys) but v has {rows}")
+    expect_value_error(lambda: kata(**bad_k), said("because.k-width", d_k=d_k, width=width))
+    expect_value_error(lambda: kata(**bad_v), said("because.v-rows", m=m, rows=rows))
 
 
-@CONTRACT.rejects_non_finite(problems())
+@CONTRACT.rejects_non_finite(problems(), because=lambda name, index, value: said(
+    "because.non-finite", name=name, index=index, value=value))
 def test_rejects_nan_or_inf_in_q_k_or_v(kata, case, value, seed):
     """NaN or inf anywhere in q, k or v raises ValueError"""
 
@@ -450,18 +443,14 @@ def test_rejects_causal_with_fewer_keys_than_queries(kata, case):
     n, m = case["q"].shape[0], case["k"].shape[0]
     expect_value_error(
         lambda: kata(**case),
-        f"causal=True with n={n} queries and only m={m} keys: query 0 would sit at position "
-        f"m - n = {m - n} < 0 and see no key",
+        said("because.causal-fewer-keys", n=n, m=m, offset=m - n),
     )
 
 
 @CONTRACT.rejects_an_overflowing_score(
     draw_problem,
     keys_seen=lambda case, i: case["k"].shape[0] - case["q"].shape[0] + i + 1 if case["causal"] else case["k"].shape[0],
-    because=lambda case, i, j, **_: (
-        f"the score of query {i} and key {j} (allowed) is q[{i}]·k[{j}] / sqrt(d_k) ≈ 1e400, "
-        f"which overflows to inf in float64 and would make the softmax NaN ({sizes(case)})"
-    ),
+    because=lambda case, i, j, **_: said("because.overflow", i=i, j=j, sizes=sizes(case)),
 )
 def test_rejects_an_allowed_score_that_overflows(kata, bad):
     """An allowed score q[i]·k[j] / sqrt(d_k) that overflows to inf raises ValueError (instead of NaN)"""

@@ -17,7 +17,7 @@ matmul further on (which would hide it).
 import numpy as np
 from hypothesis import example, strategies as st
 
-from dojo.messages import message
+from dojo.messages import is_message, message
 from tests import oracle
 from tests import strategies as S
 from tests.contract import Contract, fresh, rejects_each_call
@@ -32,6 +32,13 @@ from tests.judge import (
 
 FUNCTION = "grouped_query_attention"
 INPUTS = ("x", "w_q", "w_k", "w_v", "w_o")
+
+
+def said(key: str, **params) -> dict:
+    """A sentence of this judge, ``judge.grouped_query_attention.<key>`` (dojo/locale/<lang>/judge/
+    grouped_query_attention.toml), its values as strings (a message stays a message)."""
+    return message(f"judge.grouped_query_attention.{key}",
+                   **{k: v if is_message(v) else str(v) for k, v in params.items()})
 
 
 def PROBE():
@@ -167,12 +174,10 @@ def sizes_of(case) -> dict:
                 d_v=np.shape(case["w_v"])[1] // h_kv, d_out=np.shape(case["w_o"])[1])
 
 
-def dims_of(case) -> str:
+def dims_of(case) -> dict:
     z = sizes_of(case)
-    return (
-        f"(here n={z['n']}, d_model={z['d_model']}, num_heads={z['h']}, num_kv_heads={z['h_kv']} "
-        f"(g={z['h'] // z['h_kv']}), d_k={z['d_k']}, d_v={z['d_v']}, d_out={z['d_out']}, causal={case['causal']})"
-    )
+    return said("part.dims", n=z["n"], d_model=z["d_model"], h=z["h"], h_kv=z["h_kv"], g=z["h"] // z["h_kv"],
+                d_k=z["d_k"], d_v=z["d_v"], d_out=z["d_out"], causal=case["causal"])
 
 
 # -- Calling and comparing ---------------------------------------------------------------------
@@ -188,28 +193,21 @@ def run(kata, case):
         if e.message["id"] == "result.shape" and e.message["params"]["what"] == "weights":
             raise KataMismatch(message(
                 "result.shape.explained", shape=e.message, dims_text=dims_of(case),
-                note_text="weights is (num_heads, n, n): one table per QUERY head, even when query heads "
-                          "share a kv head.")) from None
+                note_text=said("why.weights-shape"))) from None
         raise
 
 
-WEIGHTS_HINT = """Check, for each query head h:
-    - Q_h is columns [h*d_k, (h+1)*d_k) of x w_q; its kv head is c = h // g with g = num_heads // num_kv_heads,
-      so consecutive query heads share a kv head (repeat_interleave; h % num_kv_heads tiles them instead);
-    - K_c is columns [c*d_k, (c+1)*d_k) of x w_k (reshape to (n, num_kv_heads, d_k), then move the head axis first);
-    - the scale is 1/sqrt(d_k) and the softmax runs over the keys; causal: keys j <= i only."""
-OUT_HINT = """Your weights match, so look at what comes after the softmax:
-    - V_c is columns [c*d_v, (c+1)*d_v) of x w_v, for c = h // g;
-    - query head h's output goes to columns [h*d_v, (h+1)*d_v) of the (n, num_heads*d_v) concatenation,
-      heads in order 0..num_heads-1; only then multiply by w_o."""
+#: What to check when the weights differ, and when only out does (messages).
+WEIGHTS_HINT = said("part.weights-hint")
+OUT_HINT = said("part.out-hint")
 
 
-def compare(got, want, case, against: str):
+def compare(got, want, case, against):
     out, weights = got
     want_out, want_weights = want
-    where = f"{dims_of(case)}\n  Expected values: {against}."
-    check_close(weights, want_weights, "weights", f"{WEIGHTS_HINT}\n  {where}")
-    check_close(out, want_out, "out", f"{OUT_HINT}\n  {where}")
+    dims = dims_of(case)
+    check_close(weights, want_weights, "weights", said("why.compare", hint=WEIGHTS_HINT, dims=dims, against=against))
+    check_close(out, want_out, "out", said("why.compare", hint=OUT_HINT, dims=dims, against=against))
 
 
 def torch_answer(case, **overrides):
@@ -238,7 +236,7 @@ _EXAMPLE = dict(  # n=3, d_model=2, num_heads=4, num_kv_heads=2, d_k=1, d_v=2, d
 @example(case={**_EXAMPLE, "causal": True})
 def test_matches_torch_with_enable_gqa(kata, case):
     """Matches torch's scaled_dot_product_attention with enable_gqa=True (query head h uses kv head h // g), causal or not, for ordinary and large scores"""
-    compare(run(kata, case), torch_answer(case), case, "torch SDPA per head with enable_gqa=True")
+    compare(run(kata, case), torch_answer(case), case, said("part.against-torch"))
 
 
 @prop(case=problems(SIZES["mha"]))
@@ -247,7 +245,7 @@ def test_as_many_kv_heads_as_query_heads_is_multihead_attention(kata, case):
     want = oracle.multihead_attention(
         *(case[k] for k in INPUTS), num_heads=case["num_heads"], causal=bool(case["causal"])
     )
-    compare(run(kata, case), want, case, "multi-head attention: every query head has its own kv head")
+    compare(run(kata, case), want, case, said("part.against-mha"))
 
 
 def _repeat_blocks(w, heads: int, g: int) -> np.ndarray:
@@ -267,8 +265,7 @@ def test_repeating_each_kv_head_g_times_gives_the_same_as_multihead(kata, case):
         run(kata, case),
         want,
         case,
-        f"multi-head attention with kv head c copied to query heads {', '.join(f'{c * g}..{c * g + g - 1}' for c in range(h_kv))} "
-        f"(h // g, not h % num_kv_heads)",
+        said("part.against-repeated", heads=", ".join(f"{c * g}..{c * g + g - 1}" for c in range(h_kv))),
     )
 
 
@@ -305,13 +302,9 @@ def test_permuting_the_kv_groups_permutes_the_weights_and_keeps_out(kata, case):
     )
     out1, weights1 = run(kata, case)
     out2, weights2 = run(kata, moved)
-    why = (
-        f"kv groups reordered to {order}: query heads {heads} now come first to last, each still with its "
-        f"own kv head (h // g) and its rows of w_o.\n  Expected: your own answer before the reorder. "
-        f"{dims_of(case)}"
-    )
-    check_close(weights2, weights1[heads], "weights after reordering the kv groups", why)
-    check_close(out2, out1, "out after reordering the kv groups", why)
+    why = said("why.permuted", order=order, heads=heads, dims=dims_of(case))
+    check_close(weights2, weights1[heads], said("what.weights-reordered"), why)
+    check_close(out2, out1, said("what.out-reordered"), why)
 
 
 def _before_and_after_the_change(case) -> list[dict]:
@@ -345,7 +338,7 @@ def test_future_positions_cannot_change_the_past(kata, case):
     changed["x"][t + 1 :] = case["new future"]
     out1, weights1 = run(kata, call)
     out2, weights2 = run(kata, changed)
-    why = f"Only x[{t + 1}:] changed; position i <= {t} may only look at positions j <= i. {dims_of(call)}"
+    why = said("why.future", next=t + 1, t=t, dims=dims_of(call))
     check_close(weights2[:, : t + 1], weights1[:, : t + 1], f"weights[:, :{t + 1}]", why)
     check_close(out2[: t + 1], out1[: t + 1], f"out[:{t + 1}]", why)
 
@@ -361,16 +354,14 @@ def test_every_heads_rows_sum_to_one_and_causal_zeros_are_exact(kata, case):
             head, i, j = (int(a) for a in leak[0])
             check_that(
                 False,
-                f"weights[{head}, {i}, {j}] must be exactly 0: position {i} may not see the later position "
-                f"{j}, but it is {weights[head, i, j]!r}. Set future scores to -inf before the softmax. "
-                f"{dims_of(case)}",
+                said("why.future-weight", head=head, i=i, j=j, value=repr(weights[head, i, j]), dims=dims_of(case)),
             )
     check_that(
         np.all((weights >= 0) & (weights <= 1)),
-        f"attention weights must lie in [0, 1]; got min {np.min(weights)!r}, max {np.max(weights)!r}. {dims_of(case)}",
+        said("why.weights-range", low=repr(np.min(weights)), high=repr(np.max(weights)), dims=dims_of(case)),
     )
-    check_close(weights.sum(axis=-1), np.ones((h, n)), "the row sums weights.sum(axis=-1)",
-                f"Each query head's row must sum to 1 (softmax over the keys, the last axis). {dims_of(case)}")
+    check_close(weights.sum(axis=-1), np.ones((h, n)), said("what.row-sums"),
+                said("why.row-sums", dims=dims_of(case)))
 
 
 FORM_NAMES = ("float64", "float32", "int", "list")
@@ -398,8 +389,7 @@ def test_accepts_array_likes_returns_float64_and_leaves_inputs_alone(kata, case)
     for name, form in forms.items():
         given[name], values[name] = S.as_form(case[name], form)
     got = run(kata, dict(case, **given))
-    shown = ", ".join(f"{name} as {form}" for name, form in forms.items())
-    compare(got, torch_answer(case, **values), dict(case, **values), f"torch, with {shown}")
+    compare(got, torch_answer(case, **values), dict(case, **values), said("part.against-forms", **forms))
 
 
 # -- Contract violations -> ValueError ---------------------------------------------------------
@@ -419,13 +409,15 @@ def head_counts_not_positive_ints(draw):
     grouped = draw(problems(SIZES["grouped"]))
     one = draw(problems(ONE_HEAD_SIZES))
     return [
-        (dict(one, num_heads=True), "num_heads=True is a bool, not an int (check for bool explicitly)"),
-        (dict(mqa, num_kv_heads=True), "num_kv_heads=True is a bool, not an int (check for bool explicitly)"),
-        (dict(grouped, num_heads=float(grouped["num_heads"])), f"num_heads={float(grouped['num_heads'])} is a float"),
-        (dict(grouped, num_kv_heads=float(grouped["num_kv_heads"])), f"num_kv_heads={float(grouped['num_kv_heads'])} is a float"),
-        (dict(grouped, num_kv_heads=0), "num_kv_heads=0 is not positive"),
-        (dict(grouped, num_heads=0), "num_heads=0 is not positive"),
-        (dict(grouped, num_heads=-grouped["num_heads"], num_kv_heads=-grouped["num_kv_heads"]), "negative head counts"),
+        (dict(one, num_heads=True), said("because.bool", name="num_heads")),
+        (dict(mqa, num_kv_heads=True), said("because.bool", name="num_kv_heads")),
+        (dict(grouped, num_heads=float(grouped["num_heads"])),
+         said("because.float", name="num_heads", value=float(grouped["num_heads"]))),
+        (dict(grouped, num_kv_heads=float(grouped["num_kv_heads"])),
+         said("because.float", name="num_kv_heads", value=float(grouped["num_kv_heads"]))),
+        (dict(grouped, num_kv_heads=0), said("because.zero", name="num_kv_heads")),
+        (dict(grouped, num_heads=0), said("because.zero", name="num_heads")),
+        (dict(grouped, num_heads=-grouped["num_heads"], num_kv_heads=-grouped["num_kv_heads"]), said("because.negative")),
     ]
 
 
@@ -448,8 +440,7 @@ def test_rejects_num_kv_heads_that_does_not_divide_num_heads(kata, case):
     """num_kv_heads that does not divide num_heads (e.g. 4 query heads, 3 kv heads) raises ValueError, even when every width fits"""
     expect_value_error(
         _call(kata, case),
-        f"num_heads={case['num_heads']} query heads cannot be shared evenly by num_kv_heads="
-        f"{case['num_kv_heads']} kv heads (w_k and w_v have that many heads' columns)",
+        said("because.not-dividing", h=case["num_heads"], h_kv=case["num_kv_heads"]),
     )
 
 
@@ -465,20 +456,19 @@ def widths_that_do_not_fit(draw):
     if which == "w_q":
         width = z["h"] * z["d_k"] + int(rng.integers(1, z["h"]))
         case["w_q"] = S.normal(rng, (d_model, width))
-        because = f"w_q has width {width}, not divisible by num_heads={z['h']}"
+        because = said("because.width", name="w_q", width=width, heads="num_heads", count=z["h"])
     elif which == "w_k":
         width = z["h_kv"] * z["d_k"] + int(rng.integers(1, z["h_kv"]))
         case["w_k"] = S.normal(rng, (d_model, width))
-        because = f"w_k has width {width}, not divisible by num_kv_heads={z['h_kv']}"
+        because = said("because.width", name="w_k", width=width, heads="num_kv_heads", count=z["h_kv"])
     elif which == "w_v":
         width = z["h_kv"] * z["d_v"] + int(rng.integers(1, z["h_kv"]))
         case["w_v"] = S.normal(rng, (d_model, width))
-        because = f"w_v has width {width}, not divisible by num_kv_heads={z['h_kv']}"
+        because = said("because.width", name="w_v", width=width, heads="num_kv_heads", count=z["h_kv"])
     else:
         d_k2 = z["d_k"] + int(rng.integers(1, 3))
         case["w_k"] = S.normal(rng, (d_model, z["h_kv"] * d_k2))
-        because = (f"w_k's heads are {d_k2} wide (width {z['h_kv'] * d_k2} for {z['h_kv']} kv heads) but "
-                   f"w_q's are {z['d_k']} wide: q and k heads need the same d_k")
+        because = said("because.k-head-width", wide=d_k2, width=z["h_kv"] * d_k2, h_kv=z["h_kv"], d_k=z["d_k"])
     return case, because
 
 
@@ -497,11 +487,11 @@ def rows_that_do_not_fit(draw):
     if which == "w_o":
         rows = int(rng.choice([r for r in range(1, 13) if r != z["h"] * z["d_v"]]))
         case["w_o"] = S.normal(rng, (rows, z["d_out"]))
-        because = f"w_o has {rows} rows, but num_heads * d_v = {z['h'] * z['d_v']}"
+        because = said("because.w-o-rows", rows=rows, want=z["h"] * z["d_v"])
     else:
         rows = int(rng.choice([r for r in range(1, 8) if r != z["d_model"]]))
         case[which] = S.normal(rng, (rows, case[which].shape[1]))
-        because = f"{which} has {rows} rows but x has d_model = {z['d_model']} columns"
+        because = said("because.rows", name=which, rows=rows, d_model=z["d_model"])
     return case, because
 
 
@@ -521,7 +511,7 @@ def a_zero_dimension(draw):
     which = draw(st.sampled_from(["n", "d_model", "d_k", "d_v", "d_out"]))
     z[which] = 0
     case = build(z, 1.0, draw(BOOLS), draw(S.SEEDS))
-    return case, f"{which} is 0 ({', '.join(f'{k} {np.shape(case[k])}' for k in INPUTS)})"
+    return case, said("because.zero-dim", which=which, shapes=", ".join(f"{k} {np.shape(case[k])}" for k in INPUTS))
 
 
 @rejects_each_call(a_zero_dimension())
@@ -547,8 +537,7 @@ def an_overflowing_score(draw):
     case["w_q"][0, head * d_k] = 1.0
     case["w_k"][0, c * d_k : (c + 1) * d_k] = case["w_q"][0, head * d_k : (head + 1) * d_k]
     case["x"][p, 0] = 1e156
-    return case, (f"query head {head}'s score for position {p} with itself is about 1e312, which overflows "
-                  f"to inf, although every input is finite")
+    return case, said("because.overflow", head=head, p=p)
 
 
 @rejects_each_call(an_overflowing_score())

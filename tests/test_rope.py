@@ -14,6 +14,7 @@ above 10**6, a bool base, and the wording of messages.
 import numpy as np
 from hypothesis import example, strategies as st
 
+from dojo.messages import is_message, message
 from tests import oracle
 from tests import strategies as S
 from tests.judge import (
@@ -27,6 +28,12 @@ from tests.judge import (
 )
 
 FUNCTION = "apply_rope"
+
+
+def said(key: str, **params) -> dict:
+    """A sentence of this judge, ``judge.rope.<key>`` (dojo/locale/<lang>/judge/rope.toml), its
+    values as strings (a message stays a message)."""
+    return message(f"judge.rope.{key}", **{k: v if is_message(v) else str(v) for k, v in params.items()})
 
 
 def PROBE():
@@ -99,18 +106,17 @@ def problems(draw, pairs=PAIRS, interleaved=None):
 def run(kata, case):
     """Call the candidate on a valid call and check the result is float64 of x's shape."""
     got = kata(**case)
-    return check_array(got, f"{FUNCTION}()'s result", np.shape(case["x"]))
+    return check_array(got, said("what.result", function=FUNCTION), np.shape(case["x"]))
 
 
-def layout(case) -> str:
-    if case["interleaved"]:
-        return "interleaved=True: pair i is columns (2i, 2i+1)"
-    return "interleaved=False: pair i is columns (i, i + d/2)"
+def layout(case) -> dict:
+    return said("part.interleaved" if case["interleaved"] else "part.half-split")
 
 
-def about(case) -> str:
+def about(case) -> dict:
     n, d = np.shape(case["x"])
-    return f"(n={n}, d={d}, base={case['base']:g}, {layout(case)}; positions {np.asarray(case['positions']).tolist()})"
+    return said("part.about", n=n, d=d, base=f"{case['base']:g}", layout=layout(case),
+                positions=np.asarray(case["positions"]).tolist())
 
 
 def pair_columns(d: int, interleaved: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -119,10 +125,6 @@ def pair_columns(d: int, interleaved: bool) -> tuple[np.ndarray, np.ndarray]:
     return (2 * i, 2 * i + 1) if interleaved else (i, i + d // 2)
 
 
-ROTATION = (
-    "theta_i = base^(-2i/d); pair (a, b) at position p becomes "
-    "(a cos(p theta_i) - b sin(p theta_i), a sin(p theta_i) + b cos(p theta_i))"
-)
 
 # -- Properties of a correct answer -------------------------------------------------------------
 
@@ -136,7 +138,7 @@ _SMALL = {"x": np.array([[1.0, 2.0], [0.5, -1.0], [3.0, 0.0]]), "positions": np.
 def test_matches_a_complex_number_rope_in_torch(kata, case):
     """Matches torch RoPE built with complex numbers, both layouts, any base, positions that are not arange"""
     want = torch_rope(case["x"], case["positions"], base=case["base"], interleaved=case["interleaved"])
-    check_close(run(kata, case), want, "the rotated x", f"{ROTATION} {about(case)}.")
+    check_close(run(kata, case), want, said("what.rotated"), said("why.rotation", about=about(case)))
 
 
 @prop(case=problems())
@@ -148,9 +150,8 @@ def test_each_pair_keeps_its_length(kata, case):
     check_close(
         np.hypot(got[:, first], got[:, second]),
         np.hypot(x[:, first], x[:, second]),
-        "the length of each pair after RoPE",
-        f"Each pair is rotated, so its length cannot change; a length that changes means the "
-        f"wrong columns were paired or cos/sin mixed up {about(case)}.",
+        said("what.pair-length"),
+        said("why.pair-length", about=about(case)),
     )
 
 
@@ -163,8 +164,8 @@ def test_position_zero_leaves_a_row_unchanged(kata, case):
     positions[zero] = 0
     got = run(kata, dict(case, positions=positions))
     check_close(
-        got[zero], case["x"][zero], f"rows {np.flatnonzero(zero).tolist()} (at position 0)",
-        f"At position 0 every angle p·theta_i is 0: cos 1, sin 0, nothing moves {about(dict(case, positions=positions))}.",
+        got[zero], case["x"][zero], said("what.position-zero", rows=np.flatnonzero(zero).tolist()),
+        said("why.position-zero", about=about(dict(case, positions=positions))),
     )
 
 
@@ -199,9 +200,8 @@ def test_the_score_of_a_rotated_query_and_key_depends_only_on_their_offset(kata,
     after = run(kata, {"x": x, "positions": np.array([a + s, b + s]), **kw})
     check_close(
         after[0] @ after[1], before[0] @ before[1],
-        f"the score <rope(q, {a + s}), rope(k, {b + s})>",
-        f"It must equal <rope(q, {a}), rope(k, {b})>: both pairs of positions are {a - b} apart, "
-        f"and RoPE makes the score depend only on the offset (base={case['base']:g}, {layout(case)}).",
+        said("what.score", a=a + s, b=b + s),
+        said("why.offset", a=a, b=b, offset=a - b, base=f"{case['base']:g}", layout=layout(case)),
     )
 
 
@@ -214,8 +214,7 @@ def test_rotating_twice_adds_the_positions(kata, case, seed):
     both = run(kata, dict(case, positions=case["positions"] + more))
     check_close(
         twice, both, f"rope(rope(x, positions), {more.tolist()})",
-        f"Rotating by angle p·theta then q·theta is rotating by (p + q)·theta, so it must equal "
-        f"rope(x, positions + {more.tolist()}) {about(case)}.",
+        said("why.twice", more=more.tolist(), about=about(case)),
     )
 
 
@@ -228,9 +227,8 @@ def test_interleaved_is_the_half_split_layout_with_columns_permuted(kata, case):
     inter = run(kata, dict(case, interleaved=True))
     check_close(
         inter[:, to_half], half,
-        "interleaved RoPE, columns reordered to (0, 2, 4, ..., 1, 3, 5, ...)",
-        f"Columns (2i, 2i+1) of the interleaved layout are columns (i, i + d/2) of the half-split "
-        f"one, with the same theta_i, so the two must agree after that reordering {about(case)}.",
+        said("what.reordered-columns"),
+        said("why.interleaved", about=about(case)),
     )
 
 
@@ -244,9 +242,8 @@ def test_each_row_is_rotated_by_its_own_position(kata, case, seed):
     got = run(kata, case)
     moved = run(kata, dict(case, x=case["x"][order], positions=case["positions"][order]))
     check_close(
-        moved, got[order], f"the result with rows reordered by {order.tolist()}",
-        f"Row r sits at position positions[r]; reordering rows and positions together must only "
-        f"reorder the result (a row's index is not its position) {about(case)}.",
+        moved, got[order], said("what.rows-reordered", order=order.tolist()),
+        said("why.own-position", about=about(case)),
     )
 
 
@@ -270,8 +267,8 @@ def test_positions_up_to_a_million_stay_accurate(kata, case):
     # in |x|; float32 angles are off by ~0.05 radians there.
     scale = float(np.max(np.abs(case["x"])))
     check_close(
-        run(kata, case), want, "the rotated x at positions up to 10**6",
-        f"Compute angles in float64: p·theta_i with p = 10**6 needs every digit {about(case)}.",
+        run(kata, case), want, said("what.far"),
+        said("why.far", about=about(case)),
         rtol=0.0, atol=1e-8 * scale,
     )
 
@@ -288,7 +285,8 @@ def test_accepts_array_likes_and_any_integer_positions(kata, case, form, positio
     positions = p.tolist() if position_form == "list" else p.astype(position_form)
     got = run(kata, dict(case, x=x, positions=positions))
     want = torch_rope(x64, p, base=case["base"], interleaved=case["interleaved"])
-    check_close(got, want, "the rotated x", f"(x as {form}, positions as {position_form}: compute in float64) {about(case)}")
+    check_close(got, want, said("what.rotated"),
+                said("why.forms", form=form, position_form=position_form, about=about(case)))
 
 
 @prop(case=problems())
@@ -310,7 +308,7 @@ def test_rejects_x_that_is_not_2d(kata, case, how):
     positions = case["positions"][:1] if how != "3-D" else case["positions"]
     expect_value_error(
         lambda: kata(**dict(case, x=bad, positions=positions)),
-        f"x has shape {np.shape(bad)} ({how}); x must be 2-D (n, d)",
+        said("because.not-2d", shape=np.shape(bad), how=said(f"part.rank.{how}")),
     )
 
 
@@ -321,7 +319,7 @@ def test_rejects_an_empty_x(kata, case, which):
     x = np.zeros((0, d)) if which == "n" else np.zeros((n, 0))
     positions = case["positions"][:0] if which == "n" else case["positions"]
     expect_value_error(
-        lambda: kata(**dict(case, x=x, positions=positions)), f"{which} = 0 (x has shape {x.shape})"
+        lambda: kata(**dict(case, x=x, positions=positions)), said("because.empty", which=which, shape=x.shape)
     )
 
 
@@ -331,7 +329,7 @@ def test_rejects_an_odd_width(kata, case):
     rng = S.rng_for(int(case["positions"].sum()))
     x = np.hstack([case["x"], S.normal(rng, (case["x"].shape[0], 1))])
     expect_value_error(
-        lambda: kata(**dict(case, x=x)), f"x has width d = {x.shape[1]}, which is odd"
+        lambda: kata(**dict(case, x=x)), said("because.odd", d=x.shape[1])
     )
 
 
@@ -340,7 +338,7 @@ def test_rejects_nan_or_inf_in_x(kata, case, value, seed):
     """NaN or inf anywhere in x raises ValueError"""
     x, index = case["x"].copy(), tuple(int(S.rng_for(seed).integers(0, s)) for s in case["x"].shape)
     x[index] = value
-    expect_value_error(lambda: kata(**dict(case, x=x)), f"x[{index}] is {value}")
+    expect_value_error(lambda: kata(**dict(case, x=x)), said("because.non-finite", index=index, value=value))
 
 
 @st.composite
@@ -359,13 +357,18 @@ def positions_of_wrong_shape(draw):
     return case, name, shapes[name]
 
 
+#: The words among positions_of_wrong_shape's names, in each language.
+_SHAPE_NAMES = {"one too many": said("part.one-too-many"), "one too few": said("part.one-too-few")}
+
+
 @prop(bad=positions_of_wrong_shape())
 def test_rejects_positions_not_of_shape_n(kata, bad):
     """positions whose shape is not exactly (n,) raises ValueError (no broadcasting)"""
     case, name, positions = bad
     expect_value_error(
         lambda: kata(**dict(case, positions=positions)),
-        f"positions has shape {positions.shape} ({name}) but x has n = {case['x'].shape[0]} rows",
+        said("because.positions-shape", shape=positions.shape, name=_SHAPE_NAMES.get(name, name),
+             n=case["x"].shape[0]),
     )
 
 
@@ -382,7 +385,8 @@ def test_rejects_positions_that_are_not_integers(kata, case, kind):
     }[kind]
     expect_value_error(
         lambda: kata(**dict(case, positions=bad)),
-        f"positions are {kind} ({show(np.asarray(bad))}); positions must have an integer dtype",
+        said("because.not-integers", kind=said("part.float-list") if kind == "float list" else kind,
+             shown=show(np.asarray(bad))),
     )
 
 
@@ -392,10 +396,10 @@ def test_rejects_a_negative_position(kata, case, seed):
     p = case["positions"].copy()
     i = int(S.rng_for(seed).integers(0, p.size))
     p[i] = -1 - p[i]
-    expect_value_error(lambda: kata(**dict(case, positions=p)), f"positions[{i}] is {p[i]}, negative")
+    expect_value_error(lambda: kata(**dict(case, positions=p)), said("because.negative", i=i, value=p[i]))
 
 
 @prop(case=problems(), base=st.sampled_from([0.0, -10000.0, -2.0, np.inf, np.nan, -np.inf]))
 def test_rejects_a_base_that_is_not_a_finite_positive_number(kata, case, base):
     """base of 0, below 0, inf or NaN raises ValueError"""
-    expect_value_error(lambda: kata(**dict(case, base=base)), f"base is {base}; it must be finite and > 0")
+    expect_value_error(lambda: kata(**dict(case, base=base)), said("because.base", base=base))
