@@ -168,8 +168,12 @@ def check_pair(result, name: str, out_shape: tuple, weights_shape: tuple):
     )
 
 
-def check_close(got, want, what: str, why: str = "", rtol: float = RTOL, atol: float = ATOL):
-    """``got`` must match ``want`` (the oracle's, or a related call's) within float64 noise."""
+def check_close(got, want, what, why="", rtol: float = RTOL, atol: float = ATOL):
+    """``got`` must match ``want`` (the oracle's, or a related call's) within float64 noise.
+
+    ``what`` names the compared value and ``why`` says what it should be: each a plain string
+    (an identifier such as ``"out"``) or a message (``dojo.messages.message``), rendered in the
+    screen's language."""
     tolerance.note(want, rtol, atol)
     tolerance.note(got, rtol, atol)
     got = np.asarray(got)
@@ -180,7 +184,7 @@ def check_close(got, want, what: str, why: str = "", rtol: float = RTOL, atol: f
     )
     if ok:
         return
-    why_text = f" {why}" if why else ""
+    why_text = message("values.why", why=why) if why else ""
     if got.shape != want.shape:
         raise KataMismatch(message("values.wrong-shape", what=what, why_text=why_text,
                                    expected=array_param(want), got=array_param(got)))
@@ -252,13 +256,17 @@ def check_close_or_explain(got, want, what: str, why):
         check_close(got, want, what, why())
 
 
-def check_that(condition: bool, message: str):
+def check_that(condition: bool, what):
+    """``what``: the failure, a message or a plain string."""
     if not condition:
-        raise KataMismatch(message)
+        raise KataMismatch(what)
 
 
-def expect_value_error(call, because: str):
-    """``call()`` must raise ValueError (or a subclass) because the input breaks the contract."""
+def expect_value_error(call, because):
+    """``call()`` must raise ValueError (or a subclass) because the input breaks the contract.
+
+    ``because``: why, as a message (``message("judge.<kata>.because.<id>", ...)``) or a plain
+    string; a message is rendered in the screen's language."""
     try:
         result = call()
     except ValueError:
