@@ -104,16 +104,18 @@ def pytest_configure(config):
     impl = Path(raw) if Path(raw).is_absolute() else (Path.cwd() / raw)
     if not impl.is_dir() and (ROOT / raw).is_dir():
         impl = ROOT / raw
-    if not impl.is_dir():
-        raise pytest.UsageError(f"--impl {raw}: no such folder")
-    impl = impl.resolve()
-    config.dojo_impl = impl
     from dojo import lang, locale
 
     try:  # plain pytest speaks the language dojo would (DOJO_LANG, `dojo lang`, the locale)
         locale.set_language(lang.choose(None, state_dir=Path(os.environ.get("DOJO_STATE_DIR") or ROOT / ".dojo")))
     except lang.LanguageError as e:
         raise pytest.UsageError(str(e)) from None
+    if not impl.is_dir():
+        from dojo.messages import t
+
+        raise pytest.UsageError(t("pytest.no-impl", impl=raw))
+    impl = impl.resolve()
+    config.dojo_impl = impl
     config.dojo_is_reference = impl == (ROOT / "solutions").resolve()
     config.dojo_functions = {}
     config.dojo_remotes = []
@@ -177,12 +179,12 @@ def _start_watchdog(config):
 
 def pytest_report_header(config):
     from dojo import sandbox
+    from dojo.messages import message, t
 
     abi = sandbox.landlock_abi()
-    where = (f"a sandboxed worker (Landlock ABI {abi})" if abi else
-             "its own process; sandbox: process only (no Landlock here: see docs/hostile.md)")
-    return (f"dojo: judging {config.dojo_impl}  (hypothesis profile: {settings._current_profile})\n"
-            f"dojo: the candidate's code runs in {where}")
+    where = message("pytest.header.sandboxed", abi=abi) if abi else message("pytest.header.process-only")
+    return (t("pytest.header.judging", impl=str(config.dojo_impl), profile=settings._current_profile) + "\n"
+            + t("pytest.header.runs-in", where=where))
 
 
 ANSWER_FOLDERS = (ROOT / "katas", ROOT / "solutions")
@@ -336,7 +338,8 @@ def _check_kata_file(config, kata, first_item):
         if state not in LOAD_STATES or not isinstance(message, str):
             # the worker runs the candidate's code, which can forge its answers (json.dumps replaced)
             return said("kata.malformed-load", file=path.name), "cannot-import"
-        return said("text", text=message), state
+        # an account as a message: written by dojo/workers.py, or sent by the worker and checked there
+        return problem.get("said") or said("text", text=message), state
     probe = getattr(first_item.module, "PROBE", None)
     if probe is not None:
         try:
@@ -345,7 +348,7 @@ def _check_kata_file(config, kata, first_item):
             if e.type_name == "NotImplementedError":
                 return said("kata.not-started", function=kata.function, file=shown), "not-started"
         except KataTimeout as e:
-            return said("text", text=str(e)), "timed-out"
+            return e.said or said("text", text=str(e)), "timed-out"
         except Exception:
             pass  # the properties will say what is wrong
     config.dojo_functions[kata.module] = fn
@@ -464,10 +467,10 @@ def pytest_runtest_setup(item):
         remote.progress = lambda: (started - 0.5) / mine  # this property half done, on average
     _bound_shrinking(item)
     if kata.module in item.config.dojo_hung:
-        from dojo.messages import message
+        from dojo.messages import message, text
 
         item._dojo_skipped = message("candidate.hung-before", kata=kata.module)
-        pytest.skip(f"{kata.module} timed out in an earlier property; fix the hang first")
+        pytest.skip(text(item._dojo_skipped))
     if kata.module in item.config.dojo_failed and item.config.getoption("--dojo-json"):
         # The tool shows the first failure in full and only names the others, so their
         # inputs need not be shrunk: that keeps a wrong answer's verdict about as quick as a
@@ -562,6 +565,8 @@ def _text_message(text: str) -> dict:
 
 
 def _title(item) -> str:
+    """A property's title as stored in its record: its docstring's first line, in English (a
+    screen shows it in its language: ``dojo.locale.property_title``)."""
     if isinstance(item, KataStatus):
         return item.state
     doc = getattr(getattr(item, "function", None), "__doc__", None) or item.name
@@ -572,7 +577,10 @@ def _failure_text(record: dict, kata) -> str:
     """What plain pytest prints for a failing property: the same text the tool shows."""
     from dojo.render import failure_text
 
-    return failure_text(record, kata.function, header=f"{kata.module} — {record['title']}")
+    from dojo.locale import property_title
+
+    title = property_title(kata.module, record["id"], record["title"])
+    return failure_text(record, kata.function, header=f"{kata.module} — {title}")
 
 
 def _diagnose_pending(config) -> None:
@@ -614,13 +622,13 @@ def _failure(item, kata, excinfo) -> dict:
     elif isinstance(exc, TooSlow):
         out["message"] = message("candidate.too-slow.skipped", slow=exc.message, kata=kata.module)
     elif isinstance(exc, KataTimeout):
-        out["message"] = message("candidate.timed-out", how_text=str(exc), kata=kata.module)
+        out["message"] = message("candidate.timed-out", how_text=exc.said or str(exc), kata=kata.module)
     elif isinstance(exc, (CandidateError, CandidateEscape)):
         if isinstance(exc, CandidateEscape):
             what = exc.message
         else:
             which = "candidate.raised-on-valid" if isinstance(exc, ValueError) else "candidate.raised"
-            what = message(which, type=exc.type_name, text=str(exc))
+            what = message(which, type=exc.type_name, text=exc.said or str(exc))
         out["message"] = what
         out["status"] = "error"
         if exc.line is not None:

@@ -13,8 +13,9 @@ import unicodedata
 
 #: May not start a line (they close what is before them).
 NO_START = frozenset("，。、：；！？）」』》】〕…,.;:!?)]}%·")
-#: May not end a line (they open what follows).
-NO_END = frozenset("（「『《【〔([{")
+#: May not end a line (they open what follows). An ASCII bracket is part of its word already:
+#: ``exp(-inf)`` never breaks.
+NO_END = frozenset("（「『《【〔")
 
 
 def wide(ch: str) -> bool:
@@ -89,3 +90,12 @@ def join_lines(text: str) -> str:
             out += " "
         out += ln
     return out
+
+
+def longest(text: str) -> int:
+    """The cells of the widest piece of ``text`` that a line cannot break (``units``): the
+    narrowest a column holding it can be."""
+    if text.isascii():
+        return max((len(w) for w in text.split()), default=0)
+    starts = units(text) + [len(text)]
+    return max((cells(text[a:b].strip(" ")) for a, b in zip(starts, starts[1:])), default=0)

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dojo import history, screen
-from dojo.cli import Exit, UsageError, confirm, number
+from dojo.cli import Exit, UsageError, confirm, number, words
+from dojo.cli.common import styled
 from dojo.env import Env
 from dojo.render import duration, line
 from dojo.state import reason, where
@@ -52,9 +53,9 @@ def size_text(n: int) -> str:
     """A size in powers of 1024, named as such (KiB, MiB, GiB)."""
     for unit in ("bytes", "KiB", "MiB", "GiB"):
         if n < 1024 or unit == "GiB":
-            return f"{n} {unit}" if unit == "bytes" else f"{n:.1f} {unit}"
+            return words("cli.clean.bytes", count=n) if unit == "bytes" else f"{n:.1f} {unit}"
         n /= 1024
-    return f"{n} bytes"
+    return words("cli.clean.bytes", count=n)
 
 
 def open_folders(env: Env) -> list[Path]:
@@ -100,23 +101,23 @@ def why_kept(env: Env, records: list[dict]) -> dict[Path, str]:
         b, what = bests[r["kata"]], []
         score, used = history.finite(r.get("score")), history.finite(r.get("used_s"))
         if score is not None and score == b["best_score"]:
-            what.append(f"best score {score:g}")
+            what.append(words("cli.clean.best-score", score=f"{score:g}"))
         if r.get("outcome") == "passed" and used is not None and used == b["fastest"]:
-            what.append(f"fastest pass {duration(used)}")
+            what.append(words("cli.clean.fastest", time=duration(used)))
         try:
             path = (env.state_dir / folder).resolve()
         except (OSError, ValueError):
             continue
-        keep[path] = f"personal best, {r['kata']}: {' and '.join(what)}"
+        keep[path] = words("cli.clean.personal-best", kata=r["kata"], what=words("cli.clean.and").join(what))
     for folder in open_folders(env):
-        keep[folder] = "the interview that is still open"
+        keep[folder] = words("cli.clean.open")
     return keep
 
 
 def ask(env: Env, question: str) -> bool:
     """y/N on a terminal (``dojo.cli.confirm``); without one the answer is no, not an error."""
     if not env.stdin or not env.stdin.isatty():
-        env.say(f"{question} Not asking without a terminal, so nothing is removed: add --yes to remove them.")
+        env.say(words("cli.clean.no-terminal", question=question))
         return False
     return confirm(env, question)
 
@@ -125,18 +126,15 @@ def cmd_clean(env: Env, args) -> int:
     attempts = env.state_dir / "attempts"
     shown = where(attempts, env) + "/"
     if not attempts.is_dir():
-        env.say(f"No attempt folders: {shown} does not exist.")
+        env.say(words("cli.clean.no-folder", path=shown))
         return Exit.OK
     base = attempts.resolve()
     state = env.state_dir.resolve()
     if attempts.is_symlink() or state not in base.parents:
-        raise UsageError(f"{shown} is not a folder inside {where(env.state_dir, env)}/ "
-                         "(a symbolic link?): nothing there is removed.")
+        raise UsageError(words("cli.clean.not-inside", path=shown, state=where(env.state_dir, env)))
     records = readable_history(env)
     if records is None:
-        raise UsageError(f"{where(history.history_path(env), env)} could not be read, so which attempt "
-                         "folders are personal bests is unknown: nothing is removed. Put a readable "
-                         "history back (the unreadable one was moved aside, see above) and run it again.")
+        raise UsageError(words("cli.clean.no-history", path=where(history.history_path(env), env)))
     keep = why_kept(env, records)
     folders, others = [], 0
     for entry in sorted(attempts.iterdir()):
@@ -149,27 +147,27 @@ def cmd_clean(env: Env, args) -> int:
     old = [f for f in folders if f.newest < cutoff]
     going = [f for f in old if f.keep is None]
     kept = [f for f in old if f.keep is not None]
-    days = f"{args.days:g} day{'' if args.days == 1 else 's'}"
+    days = words(f"cli.clean.days.{'one' if args.days == 1 else 'many'}", days=f"{args.days:g}")
     if others:
-        env.say(f"({others} entr{'y' if others == 1 else 'ies'} in {shown} that {'is' if others == 1 else 'are'} "
-                "not a folder, or a symbolic link: left alone.)")
+        env.say(words(f"cli.clean.others.{'one' if others == 1 else 'many'}", count=others, path=shown))
     if not going:
-        env.say(f"Nothing to remove: no attempt folder in {shown} is older than {days}"
-                + (", except those kept below." if kept else f" ({len(folders)} in all)."))
+        env.say(words("cli.clean.nothing-but-kept", path=shown, days=days) if kept
+                else words("cli.clean.nothing", path=shown, days=days, count=len(folders)))
         show_kept(env, kept)
         return Exit.OK
     total = sum(f.size for f in going)
-    env.say(f"{len(going)} of {len(folders)} attempt folders in {shown} are older than {days} "
-            f"({size_text(total)}):")
+    env.say(words("cli.clean.going", going=len(going), count=len(folders), path=shown, days=days,
+                  size=size_text(total)))
     rows = [[f.path.name, age_text(env, f), size_text(f.size)] for f in going]
-    screen.table(env, ["folder", "last changed", "size"], rows, indent=2, nowrap=(0,))
+    heads = [words(f"cli.clean.header.{h}") for h in ("folder", "changed", "size")]
+    screen.table(env, heads, rows, indent=2, nowrap=(0,))
     show_kept(env, kept)
     if args.dry_run:
-        env.say("Dry run: nothing removed. `dojo clean" + (f" --days {args.days:g}" if args.days != 30 else "")
-                + " --yes` removes them.")
+        command = "dojo clean" + (f" --days {args.days:g}" if args.days != 30 else "") + " --yes"
+        env.say(words("cli.clean.dry-run", command=command))
         return Exit.OK
-    if not args.yes and not ask(env, f"Remove these {len(going)} folders ({size_text(total)})?"):
-        env.say("Nothing removed.")
+    if not args.yes and not ask(env, words("cli.clean.confirm", count=len(going), size=size_text(total))):
+        env.say(words("cli.clean.nothing-removed"))
         return Exit.OK
     failed = 0
     for f in going:
@@ -180,37 +178,32 @@ def cmd_clean(env: Env, args) -> int:
             shutil.rmtree(f.path)
         except OSError as e:
             failed += 1
-            env.warn(f"dojo: cannot remove {where(f.path, env)}: {reason(e)}")
+            env.warn(words("cli.clean.cannot-remove", path=where(f.path, env), reason=reason(e)))
     removed = len(going) - failed
-    env.say(f"Removed {removed} folder{'' if removed == 1 else 's'}"
-            + (f" ({size_text(total)})." if not failed else f"; {failed} could not be removed (above)."))
+    which = f"cli.clean.{'removed-failed' if failed else 'removed'}.{'one' if removed == 1 else 'many'}"
+    env.say(words(which, count=removed, size=size_text(total), failed=failed))
     return Exit.USAGE if failed else Exit.OK
 
 
 def age_text(env: Env, f: Folder) -> str:
     days = max(0, int((env.now() - f.newest) // DAY))  # a file from the future is 0 days old
-    return f"{days} day{'' if days == 1 else 's'} ago"
+    return words(f"cli.clean.ago.{'one' if days == 1 else 'many'}", days=days)
 
 
 def show_kept(env: Env, kept: list[Folder]) -> None:
     if not kept:
         return
-    env.say(line(env, ("Kept", "bold"), " whatever their age:"))
-    width = max(len(f.path.name) for f in kept)
+    env.say(styled(env, "cli.clean.kept", {"kept": "bold"}, kept=words("cli.clean.kept-word")))
+    width = max(screen.cell_len(f.path.name) for f in kept)
     for f in kept:
-        env.say(line(env, f"  {f.path.name:<{width}}  ({age_text(env, f)}): {f.keep}", hang=4))
+        said = words("cli.clean.kept-item", name=screen.pad(f.path.name, width), age=age_text(env, f), why=f.keep)
+        env.say(line(env, f"  {said}", hang=4))
 
 
 def register(sub) -> None:
-    p = sub.add_parser(
-        "clean", help="remove interview attempt folders older than N days (not personal bests)",
-        description="Remove interview attempt folders (.dojo/attempts/) older than N days: the age "
-                    "of a folder is that of the newest file in it. The folders of your personal "
-                    "bests in the history and of an interview that is still open are kept. It "
-                    "lists what it would remove and asks first.",
-    )
+    p = sub.add_parser("clean", help=words("cli.clean.help"), description=words("cli.clean.description"))
     p.add_argument("--days", type=number(0, MAX_DAYS, "days"), default=30.0, metavar="N",
-                   help="remove folders older than N days (default 30)")
-    p.add_argument("--yes", action="store_true", help="do not ask")
-    p.add_argument("--dry-run", action="store_true", help="only list what would be removed")
+                   help=words("cli.clean.days-help"))
+    p.add_argument("--yes", action="store_true", help=words("cli.arg.yes"))
+    p.add_argument("--dry-run", action="store_true", help=words("cli.clean.dry-run-help"))
     p.set_defaults(func=cmd_clean)

@@ -209,13 +209,33 @@ class Diagnosis:
     #: ``stems`` (the self-check requires them to be declared twins: see ``match``).
     alike_on_valid: tuple[str, ...] = ()
 
+    #: the kata, for the descriptions in other languages (``described``)
+    kata: str = ""
+
+    def described(self, lang: str | None = None) -> str:
+        """``description`` in ``lang`` (default: the screen's): each bug's own description
+        (``dojo.locale.bug_description``), twins joined as "…; or equally, …"."""
+        from dojo.messages import message, text
+        from dojo.verdict import diagnosis_description
+
+        if not self.kata:
+            return self.description
+        found = [diagnosis_description(f"{self.kata}/{stem}", lang) for stem in self.stems]
+        if not all(found):
+            return self.description
+        said = found[0]
+        for more in dict.fromkeys(found[1:]):
+            if more != found[0]:
+                said = text(message("diagnosis.or-equally", first=said, second=more), lang)
+        return said
+
     def sentence(self) -> str:
         from dojo.messages import message, text
         from dojo.verdict import unchecked_message
 
-        said = text(message("diagnosis", description_text=self.description))
+        said = text(message("diagnosis", description_text=self.described()))
         if self.unchecked:
-            said += " " + text(unchecked_message(list(self.unchecked)))
+            said += " " + text(unchecked_message(list(self.unchecked), self.kata or None))
         return said
 
 
@@ -302,9 +322,9 @@ def match(kata: str, function: str, inputs: list[dict], mine: list[Outcome], fol
         unchecked = tuple(names[i] for i in ruled_out if names[i]
                           and not (mine[i].status == "raised" and mine[i].value_error))
     descriptions = list(dict.fromkeys(e.description for e, _ in chosen))
-    text = descriptions[0] if len(descriptions) == 1 else "; or equally, ".join(descriptions)
+    text = descriptions[0] if len(descriptions) == 1 else "; or equally, ".join(descriptions)  # English
     alike = tuple(e.stem for e, _ in on_values) if full else ()
-    return Diagnosis(tuple(e.stem for e, _ in chosen), text, unchecked, alike)
+    return Diagnosis(tuple(e.stem for e, _ in chosen), text, unchecked, alike, kata)
 
 
 def _checks_differ(a: Outcome, b: Outcome) -> bool:

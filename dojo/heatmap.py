@@ -6,6 +6,9 @@ exactly 0 is a dot, so a weight that should be 0 but is merely small (a future l
 key that still gets weight) never hides in the lightest shade. Cells of "yours" that differ from
 the reference carry a ×, NaN or inf shows as !!.
 
+The terminal's words are in the tool's language (``dojo/locale/<lang>/compare.toml``); the
+PNG's are English in every language: its font has no Chinese glyphs.
+
 PNG: written with zlib and struct alone, its text in a small bitmap font with upper and lower
 case (``dojo/pngfont.py``). A heading names what is drawn (the kata and the case). Each cell is
 ``CELL`` (32) pixels square, with row numbers (queries) to the left and column numbers (keys)
@@ -75,6 +78,7 @@ class Map:
     differ: np.ndarray | None  # bool, same shape as reference; None when not comparable
     blocked: np.ndarray | None = None
     note: str = ""
+    label: str = ""  # the title on the terminal, in the tool's language ("": the title)
 
 
 def differing(yours, reference, rtol: float, atol: float) -> np.ndarray | None:
@@ -123,23 +127,27 @@ def _panel(matrix: np.ndarray | None, differ, colour: bool, label_width: int) ->
 
 
 def _visible_width(text: str) -> int:
-    import re
+    """Terminal cells, colour codes left out (a Chinese label takes two a character)."""
+    from dojo.screen import cell_len
 
-    return len(re.sub(r"\033\[[0-9;]*m", "", text))
+    return cell_len(text)
 
 
 def terminal_lines(maps: list[Map], colour: bool, gap: int = 6, width: int | None = None) -> list[str]:
+    from dojo.messages import t
+
     out = []
     for mp in maps:
         rows = max(mp.reference.shape[0], mp.yours.shape[0] if mp.yours is not None else 0)
         label_width = len(str(max(rows - 1, 0))) + 2
-        left = ["reference"] + _panel(mp.reference, None, colour, label_width)
+        left = [t("compare.map.reference")] + _panel(mp.reference, None, colour, label_width)
         if mp.yours is not None:
-            right = ["yours" + (f" ({mp.note})" if mp.note else "")] + _panel(mp.yours, mp.differ, colour, label_width)
+            yours = t("compare.map.yours-note", note=mp.note) if mp.note else t("compare.map.yours")
+            right = [yours] + _panel(mp.yours, mp.differ, colour, label_width)
         else:
-            right = ["yours: nothing to draw (see below)"]
+            right = [t("compare.map.nothing")]
         left_width = max(_visible_width(s) for s in left)
-        out.append(mp.title)
+        out.append(mp.label or mp.title)
         for i in range(max(len(left), len(right))):
             a = left[i] if i < len(left) else ""
             b = right[i] if i < len(right) else ""
@@ -147,10 +155,11 @@ def terminal_lines(maps: list[Map], colour: bool, gap: int = 6, width: int | Non
         out.append("")
     if colour:
         scale = "".join(f"\033[48;5;{c}m \033[0m" for c in XTERM_RAMP)
-        items = [f"0 {scale} 1", "\033[2m·\033[0m exactly 0", "\033[1;91m×\033[0m differs from the reference",
-                 "\033[1;97;41m!!\033[0m NaN or inf"]
+        items = [f"0 {scale} 1", f"\033[2m·\033[0m {t('compare.map.key.zero')}",
+                 f"\033[1;91m×\033[0m {t('compare.map.key.differs')}", f"\033[1;97;41m!!\033[0m {t('compare.map.key.bad')}"]
     else:
-        items = ["· exactly 0", "░ ▒ ▓ █ up to .25 .5 .75 1", "× differs from the reference", "!! NaN or inf"]
+        items = [f"· {t('compare.map.key.zero')}", f"░ ▒ ▓ █ {t('compare.map.key.shades')}",
+                 f"× {t('compare.map.key.differs')}", f"!! {t('compare.map.key.bad')}"]
     line = ""
     for item in items:  # the key, on as few lines as the width allows
         joined = f"{line}   {item}" if line else item

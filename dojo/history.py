@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 
 from dojo.env import Env
+from dojo.messages import t
 from dojo.state import CannotWrite, atomic_write_text, read_error, read_text, set_aside, where
 from dojo.verdict import migrate_summary
 
@@ -46,7 +47,7 @@ def _read(env: Env) -> tuple[list[dict], bool]:
                 continue
             rec = json.loads(line)
             if not isinstance(rec, dict) or "kata" not in rec:
-                raise ValueError(f"line {n} is not an attempt record")
+                raise ValueError(t("state.history.not-record", line=n))
             records.append(_migrated(rec))
     except (ValueError, OSError) as e:
         return [], set_aside(path, env, read_error(e)) is not None

@@ -29,6 +29,9 @@ class Outcome:
     line: int | None = None
     mutated: list = field(default_factory=list)
     seconds: float = 0.0
+    #: ``message`` as message data (``dojo.messages``), where the tool wrote it: a hang's or a
+    #: crash's account, a file that cannot be loaded. ``message`` stays its English words.
+    said: dict | None = None
 
     @property
     def returned(self) -> bool:
@@ -141,12 +144,13 @@ class Isolated:
             try:
                 check_source(self.path)  # a syntax error or a forbidden import, found without running it
             except KataProblem as e:
-                self.problem = Outcome("cannot-load", error_type=e.state, message=str(e), line=e.line)
+                self.problem = Outcome("cannot-load", error_type=e.state, message=str(e), line=e.line, said=e.said)
                 return self.problem
             problem = self.worker.start()
             if problem is not None:
                 self.problem = Outcome("cannot-load", error_type=problem.get("state", "cannot-import"),
-                                       message=problem.get("message", ""), line=problem.get("line"))
+                                       message=problem.get("message", ""), line=problem.get("line"),
+                                       said=problem.get("said"))
         return self.problem
 
     def call(self, kwargs: dict, timeout: float) -> Outcome:
@@ -183,5 +187,10 @@ def _outcome(reply, timeout: float) -> Outcome:
                        value_error=bool(info.get("value_error")), line=info.get("line"),
                        seconds=info.get("seconds", 0.0))
     if reply.status == "hung":
-        return Outcome("timeout", message=reply.how, seconds=timeout)
-    return Outcome("crashed", message=reply.how or "it stopped answering")
+        return Outcome("timeout", message=reply.how, seconds=timeout, said=reply.said)
+    if not reply.how:
+        from dojo.messages import message, text
+
+        said = message("worker.end.silent")
+        return Outcome("crashed", message=text(said, "en"), said=said)
+    return Outcome("crashed", message=reply.how, said=reply.said)

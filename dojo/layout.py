@@ -211,11 +211,13 @@ def column_widths(heads: list, body: list[list], nowrap, width: int) -> list[int
     its widest cell)."""
     from rich.cells import cell_len as cells
 
+    from dojo import cjk
+
     most, least = [], []
     for i, h in enumerate(heads):
         texts = [h.plain] + [row[i].plain for row in body]
         most.append(max(cells(t) for t in texts))
-        least.append(most[-1] if i in nowrap else max(cells(w) for t in texts for w in (t.split() or [""])))
+        least.append(most[-1] if i in nowrap else max(cjk.longest(t) for t in texts))
     room = width - 2 * (len(heads) - 1)
     if sum(most) <= room:
         return most

@@ -51,6 +51,11 @@ class KataTimeout(BaseException):
 
     state = "timed-out"
 
+    def __init__(self, *args, said: dict | None = None):
+        super().__init__(*args)
+        #: what happened, as a message (``dojo.messages``), when the code that raised knows one
+        self.said = said
+
 
 def forbidden_imports(source: str, filename: str = "<kata>") -> list[tuple[int, str]]:
     """(line, module) for every import of a forbidden library, found without running the code."""
@@ -93,24 +98,24 @@ def _user_frame(tb, path: Path):
 def check_source(path: Path) -> None:
     """Raise a ``KataProblem`` if the file at ``path`` is missing, does not parse, or imports a
     forbidden library, found without running any of it."""
+    from dojo.messages import message, text
+
     path = Path(path)
     if not path.is_file():
-        raise KataImportError(f"{path} does not exist", path)
+        said = message("kata.missing", file=str(path))
+        raise KataImportError(text(said, "en"), path, said=said)
     source = path.read_text(encoding="utf-8", errors="replace")
     try:
         bad = forbidden_imports(source, str(path))
     except SyntaxError as e:
-        where = f"line {e.lineno}" if e.lineno else "somewhere"
-        text = f"\n    {e.text.rstrip()}" if e.text else ""
-        raise KataImportError(
-            f"{path.name} has a syntax error at {where}: {e.msg}{text}", path, e.lineno
-        ) from None
+        shown = f"\n    {e.text.rstrip()}" if e.text else ""
+        said = (message("kata.syntax-error", file=path.name, line=e.lineno, error=str(e.msg), source_text=shown)
+                if e.lineno else message("kata.syntax-error.no-line", file=path.name, error=str(e.msg), source_text=shown))
+        raise KataImportError(text(said, "en"), path, e.lineno, said) from None
     if bad:
-        from dojo.messages import text
-
         line, name = bad[0]
         said = numpy_only_message(path.name, name, line)
-        raise NumpyOnlyError(text(said), path, line, said)
+        raise NumpyOnlyError(text(said, "en"), path, line, said)
 
 
 def numpy_only_message(file: str, module: str, line: int | None) -> dict:
@@ -133,8 +138,10 @@ def load_kata(path: Path, function: str):
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
+    from dojo.messages import message, text
+
     try:
-        with time_limit(10.0, what=f"importing {path.name}"):
+        with time_limit(10.0, what=message("worker.importing", file=path.name)):
             spec.loader.exec_module(module)
     except KataTimeout:
         sys.modules.pop(name, None)
@@ -142,21 +149,20 @@ def load_kata(path: Path, function: str):
     except Exception as e:  # the module failed at import time
         sys.modules.pop(name, None)
         frame = _user_frame(e.__traceback__, path)
-        where = f" at line {frame.lineno}: {frame.line}" if frame else ""
-        raise KataImportError(
-            f"{path.name} cannot be imported: {type(e).__name__}: {e}{where}",
-            path,
-            frame.lineno if frame else None,
-        ) from None
+        where = message("kata.cannot-import.at", line=frame.lineno, source_text=frame.line) if frame else ""
+        said = message("kata.cannot-import", file=path.name, type=type(e).__name__, text=str(e), where=where)
+        raise KataImportError(text(said, "en"), path, frame.lineno if frame else None, said) from None
     fn = getattr(module, function, None)
     if not callable(fn):
-        raise KataImportError(f"{path.name} has no function named {function}()", path)
+        said = message("kata.no-function", file=path.name, function=function)
+        raise KataImportError(text(said, "en"), path, said=said)
     return fn
 
 
 @contextmanager
-def time_limit(seconds: float | None, what: str = "your function"):
+def time_limit(seconds: float | None, what="your function"):
     """Raise ``KataTimeout`` inside the block once ``seconds`` have passed (main thread, Unix).
+    ``what``: the code that runs, a message (``worker.your-function``) or plain words.
 
     Works inside Hypothesis: each call gets its own alarm, and the exception is a
     ``BaseException`` so nothing catches it on the way out.
@@ -171,9 +177,10 @@ def time_limit(seconds: float | None, what: str = "your function"):
         return
 
     def on_alarm(signum, frame):
-        raise KataTimeout(
-            f"{what} did not finish within {seconds:g} s. Is there an infinite loop?"
-        )
+        from dojo.messages import message, text
+
+        said = message("worker.hung.alarm", what=what, limit=f"{seconds:g}")
+        raise KataTimeout(text(said, "en"), said=said)
 
     previous = signal.signal(signal.SIGALRM, on_alarm)
     signal.setitimer(signal.ITIMER_REAL, seconds)
@@ -182,3 +189,37 @@ def time_limit(seconds: float | None, what: str = "your function"):
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+#: The messages a worker may send as its account of a file it cannot load (dojo/zygote_child.py),
+#: with the parameters each takes: the candidate's code runs there and could forge anything else.
+LOAD_MESSAGES = {
+    "kata.numpy-only": {"file", "module", "line", "forbidden"},
+    "kata.numpy-only.no-line": {"file", "module", "forbidden"},
+    "kata.no-function": {"file", "function"},
+    "kata.cannot-import": {"file", "type", "text", "where"},
+    "kata.cannot-import.at": {"line", "source_text"},
+}
+
+
+def load_message(said) -> dict | None:
+    """A worker's account of a load failure as a message, if it is one it may send (plain string
+    and integer parameters, one nested ``where``), else None."""
+    if not isinstance(said, dict) or set(said) != {"id", "params"} or not isinstance(said["params"], dict):
+        return None
+    allowed = LOAD_MESSAGES.get(said["id"])
+    params = said["params"]
+    if allowed is None or set(params) - allowed:
+        return None
+    out = {}
+    for key, value in params.items():
+        if key == "where" and isinstance(value, dict):
+            value = load_message(value)
+            if value is None or value["id"] != "kata.cannot-import.at":
+                return None
+        elif key == "where" and value != "":
+            return None
+        elif isinstance(value, bool) or not isinstance(value, (str, int)):
+            return None
+        out[key] = value[:2000] if isinstance(value, str) else value
+    return {"id": said["id"], "params": out}

@@ -126,7 +126,8 @@ def _value(value, language: str | None = None, glue: bool = False) -> str:
     if is_message(value):
         return text(value, language, glue)
     if isinstance(value, dict) and "array" in value and "shape" in value:
-        shape = f"(shape {tuple(value['shape'])}, {value['dtype']})"
+        shape = text({"id": "array.shape", "params": {"shape": str(tuple(value["shape"])), "dtype": value["dtype"]}},
+                     language)
         return f"{value['array']}   " + (shape.replace(" ", "\u00a0") if glue else shape)
     if isinstance(value, list) and all(isinstance(v, int) for v in value):
         return str(value)

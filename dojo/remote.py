@@ -38,9 +38,26 @@ class CandidateError(Exception):
         self.type_name = info.get("type", "Exception")
         self.line = info.get("line")
         self.source = info.get("source")
+        #: the NumPy-only rule's refusal as a message (``refusal``), when that is what it was
+        self.said = refusal(info.get("said"))
 
     def __str__(self) -> str:
         return self.args[0] if self.args else ""
+
+
+#: The messages the worker's import hook may attach to an ImportError (dojo/zygote_child.py), with
+#: their parameters: the candidate's code runs there and could forge anything else.
+REFUSALS = {"kata.refused-import": {"module", "forbidden"}, "kata.judge-import": {"module"}}
+
+
+def refusal(said) -> dict | None:
+    """The import hook's refusal as a message, if ``said`` is one (plain short strings only)."""
+    if not isinstance(said, dict) or set(said) != {"id", "params"} or not isinstance(said["params"], dict):
+        return None
+    params = said["params"]
+    if REFUSALS.get(said["id"]) != set(params) or not all(isinstance(v, str) and len(v) < 200 for v in params.values()):
+        return None
+    return {"id": said["id"], "params": dict(params)}
 
 
 class CandidateValueError(CandidateError, ValueError):
@@ -84,7 +101,7 @@ def _rebuild(info: dict, function: str) -> Exception:
     else:
         said = info.get("message") or ""
         what = message("candidate.stopped-judge", function=function, type=kind,
-                       colon=": " if said else "", text=said)
+                       colon=message("punct.colon") if said else "", text=said)
     return CandidateEscape(what, info.get("line"), info.get("source"))
 
 
@@ -129,12 +146,13 @@ class RemoteFunction:
     def _result(self, reply):
         self.cpu_used += reply.cpu
         self.calls += 1
+        how = reply.said or message("text", text=reply.how)
         if reply.status == "hung":
-            raise KataTimeout(reply.how)
+            raise KataTimeout(reply.how, said=how)
         if reply.status == "died":
-            raise CandidateEscape(message("candidate.died", function=self.function, how_text=reply.how))
+            raise CandidateEscape(message("candidate.died", function=self.function, how_text=how))
         if reply.status == "broken":
-            raise CandidateEscape(message("candidate.broken", function=self.function, how_text=reply.how))
+            raise CandidateEscape(message("candidate.broken", function=self.function, how_text=how))
         self._check_budget()
         if reply.status == "raised":
             raise _rebuild(reply.info, self.function)

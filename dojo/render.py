@@ -9,7 +9,7 @@ import math
 import re
 from pathlib import Path
 
-from dojo import screen
+from dojo import cjk, screen
 from dojo.env import Env
 from dojo.screen import CODES, keep, line  # noqa: F401 (re-exported)
 from dojo.verdict import diagnosis_description, properties_of, unchecked_message  # noqa: F401 (properties_of: re-exported)
@@ -20,16 +20,37 @@ def paint(env: Env, text: str, *styles: str) -> str:
     return screen.paint(env.color, text, *styles)
 
 
-STATE_LABELS = {
-    "passed": ("passed", "green"),
-    "failing": ("failing", "red"),
-    "not-started": ("not started", "dim"),
-    "cannot-import": ("cannot import", "red"),
-    "numpy-only": ("breaks NumPy-only rule", "red"),
-    "timed-out": ("timed out", "red"),
-    "incomplete": ("stopped early", "red"),
-    "error": ("judge error", "magenta"),
-}
+class _Labels(dict):
+    """state -> (label, colour), the label in the screen's language when it is looked up (the
+    language is chosen after this module is imported); stored as (message id, colour)."""
+
+    def __getitem__(self, state):
+        from dojo.messages import t
+
+        key, colour = super().__getitem__(state)
+        return t(key), colour
+
+    def get(self, state, default=None):
+        return self[state] if state in self else default
+
+    def items(self):
+        return [(k, self[k]) for k in self]
+
+    def values(self):
+        return [self[k] for k in self]
+
+
+#: A verdict's state as it is labelled: (label, colour).
+STATE_LABELS = _Labels({
+    "passed": ("state.passed", "green"),
+    "failing": ("state.failing", "red"),
+    "not-started": ("state.not-started", "dim"),
+    "cannot-import": ("state.cannot-import", "red"),
+    "numpy-only": ("state.numpy-only", "red"),
+    "timed-out": ("state.timed-out", "red"),
+    "incomplete": ("state.incomplete", "red"),
+    "error": ("state.error", "magenta"),
+})
 
 
 #: What is true of a file whose saved verdict is not about it (``dojo.state.NOW_STATES``): a
@@ -48,7 +69,7 @@ def status_text(env: Env, verdict: dict | None, short: bool = False) -> screen.L
     from dojo.messages import ENGLISH, message, text
 
     if not verdict:
-        return line(env, ("not started", "dim"))
+        return line(env, STATE_LABELS["not-started"])
     state = verdict.get("state", "error")
     if state in NOW_LABELS:
         key, colour = NOW_LABELS[state]
@@ -57,7 +78,7 @@ def status_text(env: Env, verdict: dict | None, short: bool = False) -> screen.L
     if state in ("failing", "passed"):
         passed, total = verdict.get("passed"), verdict.get("total")
         label = (text(message("status.short.count", label=label, passed=passed, total=total)) if short
-                 else f"{label}: {pass_count(passed, total)}")
+                 else text(message("status.count", label=label, count_text=pass_count(passed, total))))
     elif short and f"status.short.{state}" in ENGLISH:
         label = text(message(f"status.short.{state}"))
     return line(env, (label, colour))
@@ -65,7 +86,9 @@ def status_text(env: Env, verdict: dict | None, short: bool = False) -> screen.L
 
 def pass_count(passed, total) -> str:
     """The one wording of a pass count, everywhere: ``9 of 13 properties pass``."""
-    return f"{passed} of {total} propert{'y passes' if total == 1 else 'ies pass'}"
+    from dojo.messages import t
+
+    return t("count.pass.one" if total == 1 else "count.pass", passed=passed, total=total)
 
 
 def table(rows: list[list[str]], headers: list[str]) -> list[str]:
@@ -147,8 +170,9 @@ def reflow(lines: list[str]) -> list[tuple[str, int, bool]]:
         if i + 1 < len(lines) and lines[i + 1].strip() and set(lines[i + 1].strip()) == {"-"}:
             out.append([ln, lead, True, False])
         elif (last is not None and last[3] and not item and not shaped and lead == last[1]
-              and len(previous) >= 60):
-            last[0] += " " + stripped
+              and cjk.cells(previous) >= 60):
+            chinese = cjk.wide(last[0][-1]) and cjk.wide(stripped[0])  # joins without a space
+            last[0] += ("" if chinese else " ") + stripped
         elif item:
             out.append([ln, len(item.group(0)), False, True])
         else:
@@ -165,9 +189,11 @@ def sandbox_line(env: Env, sandbox: dict | None) -> list[screen.Line] | None:
     """'sandbox: process only …' the first time a verdict comes from a worker without Landlock."""
     if not sandbox or sandbox.get("landlock") or _SANDBOX_SAID:
         return None
+    from dojo.messages import t
+
     _SANDBOX_SAID.append(True)
-    return [line(env, ("  sandbox: process only", "yellow"), " (no Landlock here): your code runs in its own process,"),
-            line(env, "  but could reach files the judge uses; docs/hostile.md says what is left open.")]
+    return [line(env, ("  " + t("verdict.sandbox.label"), "yellow"), t("verdict.sandbox.why")),
+            line(env, "  " + t("verdict.sandbox.more"))]
 
 
 def failure_text(record: dict, function: str, header: str | None = None, glue: bool = False) -> str:
@@ -187,7 +213,8 @@ def failure_text(record: dict, function: str, header: str | None = None, glue: b
     if described:
         said = text(message("diagnosis", description_text=described))
         if record.get("unchecked"):  # the contract's bad inputs it lets through (dojo/diagnosis.py)
-            said += "\n" + text(unchecked_message(record["unchecked"]))
+            module = str(record.get("diagnosis")).split("/")[0]
+            said += "\n" + text(unchecked_message(record["unchecked"], module))
         lines += ["", _indent(said)]
     label = record.get("inputs_label")
     calls = record.get("calls") or []
@@ -230,50 +257,52 @@ def _indent(text: str, n: int = 2) -> str:
 
 def verdict_lines(env: Env, verdict, kata, shown_file: str, show_details: bool = True) -> list[screen.Line]:
     """A verdict a nervous candidate can read: each property ✓ or ✗, then what went wrong."""
-    from dojo.messages import text
+    from dojo import locale
+    from dojo.messages import t, text
 
     v = verdict
-    out = [line(env, (kata.module, "bold"), f" — {kata.title}   ({shown_file})")]
+    out = [line(env, (kata.module, "bold"), f" — {locale.kata_title(kata)}   ({shown_file})")]
     said = sandbox_line(env, getattr(v, "sandbox", None))
     if said:
         out += said
     if v.state == "not-started":
-        out.append(line(env, ("  not started: ", "yellow"), f"{kata.function}() still raises NotImplementedError.",
-                        hang=4))
-        out.append(line(env, "  Read the contract with ", keep(f"`dojo show {kata.module}`"),
-                        f", then write it in {shown_file}.", hang=4))
+        out.append(line(env, (f"  {STATE_LABELS['not-started'][0]}{t('punct.colon')}", "yellow"),
+                        t("verdict.not-started.why", function=kata.function), hang=4))
+        out.append(line(env, "  " + t("verdict.not-started.next", command=keep(f"`dojo show {kata.module}`"),
+                                      file=shown_file), hang=4))
         return out
     if v.state in ("cannot-import", "numpy-only") or (v.state == "timed-out" and not v.total):
         label = STATE_LABELS[v.state][0]
         message = text(v.records[0]["message"], glue=True) if v.records else text(v.problem, glue=True)
-        out.append(line(env, (f"  {label}: ", "red"), message.splitlines()[0], hang=4))
+        out.append(line(env, (f"  {label}{t('punct.colon')}", "red"), message.splitlines()[0], hang=4))
         out += [line(env, "  " + ln) for ln in message.splitlines()[1:]]
         return out
     if v.state == "error":
-        out.append(line(env, ("  the judge itself failed (not your fault). Its output:", "magenta")))
+        out.append(line(env, ("  " + t("verdict.judge-failed"), "magenta")))
         out += [line(env, "    " + ln) for ln in (v.output or text(v.problem)).splitlines()]
         return out
     marks = {"pass": ("  ✓ ", "green"), "skipped": ("  - ", "dim")}
     for r in v.records:
         mark = marks.get(r["status"], ("  ✗ ", "red"))
-        skipped = [("  (skipped)", "dim")] if r["status"] == "skipped" else []
-        out.append(line(env, mark, r["title"], *skipped, hang=4))
+        skipped = [(t("verdict.skipped"), "dim")] if r["status"] == "skipped" else []
+        out.append(line(env, mark, locale.property_title(kata.module, r["id"], r["title"]), *skipped, hang=4))
     if v.problem and v.state in ("incomplete", "timed-out") and show_details:
         out.append(line(env))
-        out.append(line(env, ("The judge did not finish:", "red bold")))
+        out.append(line(env, (t("verdict.did-not-finish"), "red bold")))
         out += [line(env, "  " + ln) for ln in text(v.problem, glue=True).splitlines()]
         out += [line(env, "  " + ln) for ln in v.output.splitlines()]
     failures = v.failures
     if failures and show_details:
         first = failures[0]
         out.append(line(env))
-        out.append(line(env, ("First failure:", "red bold")))
+        out.append(line(env, (t("verdict.first-failure"), "red bold")))
         out += [line(env), *(line(env, ln) for ln in failure_text(first, kata.function, glue=True).splitlines()),
                 line(env)]
         if len(failures) > 1:
-            out.append(line(env, (f"  (+{len(failures) - 1} more failing properties; fix this one first)", "dim")))
+            out.append(line(env, ("  " + t("verdict.more-failing", count=len(failures) - 1), "dim")))
+    seconds = t("verdict.seconds", seconds=f"{v.seconds:.1f}")
     if v.state == "passed":
-        out.append(line(env, (f"Passed: {pass_count(v.passed, v.total)}.", "green bold"), f"  ({v.seconds:.1f} s)"))
+        out.append(line(env, (t("verdict.passed", count_text=pass_count(v.passed, v.total)), "green bold"), seconds))
     else:
-        out.append(line(env, f"{pass_count(v.passed, v.total)}.  ({v.seconds:.1f} s)"))
+        out.append(line(env, t("verdict.failing", count_text=pass_count(v.passed, v.total)) + seconds))
     return out

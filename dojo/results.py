@@ -66,7 +66,7 @@ def _results(verdict: Verdict, kata: registry.Kata) -> dict:
         r = by_id.pop(pid, None)
         if r is None:
             r = {"id": pid, "title": title, "status": "incomplete",
-                 "message": message("text", text="not run: the judge stopped before this property")}
+                 "message": message("results.not-run")}
         tests.append(_test(r, kata, sources.get(pid)))
     for r in by_id.values():  # a record the file does not declare (the watchdog's)
         tests.append(_test(r, kata, None))
@@ -79,11 +79,14 @@ def _results(verdict: Verdict, kata: registry.Kata) -> dict:
 
 def _test(r: dict, kata: registry.Kata, source: str | None) -> dict:
     status = r.get("status", "error")
-    test = {"name": r.get("title") or r["id"], "status": EXERCISM_STATUS.get(status, "error")}
+    from dojo import locale
+
+    name = locale.property_title(kata.module, r["id"], r.get("title") or r["id"]) if r.get("id") else r.get("title")
+    test = {"name": name, "status": EXERCISM_STATUS.get(status, "error")}
     if status != "pass":
         said = failure_text(r, kata.function)
         if status == "skipped":
-            said = "not run: " + said.strip()
+            said = text(message("results.skipped", text=said.strip()))
         test["message"] = said
     output = r.get("output") or ""
     if output:

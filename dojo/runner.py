@@ -22,7 +22,7 @@ from pathlib import Path
 from dojo import registry, screen
 from dojo.env import Env
 from dojo.messages import message
-from dojo.verdict import STATUS_STATES, Verdict, normalise
+from dojo.verdict import STATUS_STATES, Verdict, normalise, title_message
 
 __all__ = ["Verdict", "WarmJudge", "judge", "read_verdict"]
 
@@ -110,7 +110,8 @@ def _verdict(kata: registry.Kata, records, expected: dict, seconds: float, outpu
                        total, records, seconds)
     owed = expected.get(kata.module, 0)
     if owed and len(records) < owed:  # a run that ended early is never a pass
-        last = records[-1]["title"] if records else "the first property"
+        last = (title_message(kata.module, records[-1]["id"], records[-1]["title"]) if records
+                else message("verdict.first-property"))
         return Verdict(kata.module, "incomplete", sum(r["status"] == "pass" for r in records), owed,
                        records, seconds, output=_tail(output, 8),
                        problem=message("verdict.incomplete", ran=len(records), owed=owed, last=last))

@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 from dojo.env import Env
+from dojo.messages import t
 from dojo.stubs import BODY
 from dojo.verdict import migrate_summary
 
@@ -46,7 +47,17 @@ def where(path: Path, env: Env | None = None) -> str:
 
 
 def reason(error: OSError) -> str:
-    """``No space left on device`` rather than ``[Errno 28] No space left on device: '/x/y'``."""
+    """``No space left on device`` rather than ``[Errno 28] No space left on device: '/x/y'``
+    (in the tool's language, for the errors a person meets: a full disk, no permission, …)."""
+    import errno as codes
+
+    from dojo import locale
+
+    name = codes.errorcode.get(error.errno or 0)
+    if name and locale.LANGUAGE != "en":
+        said = locale.lookup(f"os.{name}")
+        if said:
+            return said
     return error.strerror or str(error)
 
 
@@ -127,7 +138,7 @@ def atomic_write_bytes(path: Path, data: bytes, env: Env | None = None) -> None:
             os.unlink(tmp)
         except OSError:
             pass
-        raise CannotWrite(e.errno, f"cannot write {where(path, env)}: {reason(e)}") from e
+        raise CannotWrite(e.errno, t("state.cannot-write", path=where(path, env), reason=reason(e))) from e
 
 
 def atomic_write_text(path: Path, text: str, env: Env | None = None) -> None:
@@ -157,21 +168,22 @@ def set_aside(path: Path, env: Env, why: str) -> Path | None:
     try:
         os.replace(path, aside)
     except OSError as e:
-        env.warn(f"warning: {where(path, env)} could not be read ({why}), nor moved aside ({reason(e)}); "
-                 "carrying on without it.")
+        env.warn(t("state.unreadable.kept", path=where(path, env), why=why, reason=reason(e)))
         return None
-    env.warn(f"warning: {where(path, env)} could not be read ({why}); moved it to {aside.name} and started afresh.")
+    env.warn(t("state.unreadable.moved", path=where(path, env), why=why, aside=aside.name))
     return aside
 
 
 def read_error(e: Exception) -> str:
     """Why a state file could not be read, in a few words."""
     if isinstance(e, IsADirectoryError):
-        return "it is a folder, not a file"
+        return t("state.why.folder")
     if isinstance(e, UnicodeDecodeError):
-        return "it is not UTF-8 text"
+        return t("state.why.not-utf8")
     if isinstance(e, OSError):
         return reason(e)
+    if isinstance(e, json.JSONDecodeError):
+        return t("state.why.not-json", line=e.lineno, column=e.colno)
     return str(e)
 
 
@@ -182,35 +194,35 @@ def _is_int(v) -> bool:
 def state_problem(data) -> str | None:
     """What makes ``data`` not a state.json of the documented shape (None: it is one)."""
     if not isinstance(data, dict) or not isinstance(data.get("katas"), dict):
-        return "not a dojo state object"
+        return t("state.problem.not-state")
     if data.get("version") != STATE_VERSION:
-        return f"unknown version {data.get('version')!r}"
+        return t("state.problem.version", version=repr(data.get("version")))
     if not isinstance(data.get("welcomed", False), bool):
-        return "`welcomed` is not true or false"
+        return t("state.problem.not-bool", key="welcomed")
     for module, entry in data["katas"].items():
         if not isinstance(entry, dict):
-            return f"katas.{module} is not an object"
+            return t("state.problem.not-object", key=f"katas.{module}")
         for key in ("solved", "gave_up", "revealed"):
             if not isinstance(entry.get(key, False), bool):
-                return f"katas.{module}.{key} is not true or false"
+                return t("state.problem.not-bool", key=f"katas.{module}.{key}")
         if not (_is_int(entry.get("hints_used", 0)) and entry.get("hints_used", 0) >= 0):
-            return f"katas.{module}.hints_used is not a count"
+            return t("state.problem.not-count", key=f"katas.{module}.hints_used")
         verdict = entry.get("verdict")
         if verdict is None:
             continue
         if not isinstance(verdict, dict) or not isinstance(verdict.get("state"), str):
-            return f"katas.{module}.verdict is not a verdict"
+            return t("state.problem.not-verdict", key=f"katas.{module}.verdict")
         if not all(_is_int(verdict.get(k, 0)) and verdict.get(k, 0) >= 0 for k in ("passed", "total")):
-            return f"katas.{module}.verdict counts are not counts"
+            return t("state.problem.not-counts", key=f"katas.{module}.verdict")
         if not isinstance(verdict.get("first_failure"), (str, dict, type(None))):
-            return f"katas.{module}.verdict.first_failure is not a first failure"
+            return t("state.problem.not-first-failure", key=f"katas.{module}.verdict.first_failure")
         if not isinstance(verdict.get("diagnosis"), (str, dict, type(None))):
-            return f"katas.{module}.verdict.diagnosis is not a diagnosis"
+            return t("state.problem.not-diagnosis", key=f"katas.{module}.verdict.diagnosis")
         at = verdict.get("at", 0)
         if isinstance(at, bool) or not isinstance(at, (int, float)) or not math.isfinite(at):
-            return f"katas.{module}.verdict.at is not a time"
+            return t("state.problem.not-time", key=f"katas.{module}.verdict.at")
         if not isinstance(verdict.get("sha256"), (str, type(None))):
-            return f"katas.{module}.verdict.sha256 is not a hash"
+            return t("state.problem.not-hash", key=f"katas.{module}.verdict.sha256")
     return None
 
 
@@ -241,6 +253,7 @@ class Store:
         self._data: dict | None = None
         self.unsaved: str | None = None  # why the last save failed, once said
         self._stubs: dict[str, bytes | None] = {}
+        self._untouched: dict[tuple[str, bytes], bool] = {}
 
     # -- state.json -------------------------------------------------------------------------
     def load(self) -> dict:
@@ -271,7 +284,7 @@ class Store:
             atomic_write_text(self.path, json.dumps(self._data, indent=1, sort_keys=True) + "\n", self.env)
         except CannotWrite as e:
             if self.unsaved is None:
-                self.env.warn(f"dojo: {e.strerror}; your progress is not saved this time.")
+                self.env.warn(t("state.not-saved", error=e.strerror))
             self.unsaved = e.strerror
             return False
         return True
@@ -301,9 +314,25 @@ class Store:
             return {"state": UNREADABLE}
         if isinstance(saved, dict) and saved.get("sha256") == hashlib.sha256(data).hexdigest():
             return saved
-        if data.endswith(STUB_BODY) and data == self.stub(kata):  # (deriving the stub parses a file)
+        if data.endswith(STUB_BODY) and self.untouched(kata, data):  # (deriving the stub parses a file)
             return None
         return {"state": CHANGED if isinstance(saved, dict) else UNJUDGED}
+
+    def untouched(self, kata, data: bytes) -> bool:
+        """Whether ``data`` is ``kata``'s untouched stub in any language (``dojo.stubs.untouched``):
+        the English one first, which needs no catalogue."""
+        if data == self.stub(kata):
+            return True
+        key = (kata.module, data)
+        if key not in self._untouched:
+            from dojo.stubs import untouched
+
+            try:
+                found = untouched(data.decode("utf-8"), self.env.solution_file(kata), kata.function)
+            except (UnicodeDecodeError, OSError, SyntaxError, ValueError, StopIteration):
+                found = None
+            self._untouched[key] = found is not None
+        return self._untouched[key]
 
     def stub(self, kata) -> bytes | None:
         """The kata's untouched stub (as ``dojo reset`` writes it); None when it cannot be derived."""
@@ -360,7 +389,8 @@ def check_oracle_cache(env: Env) -> bool:
             except OSError:
                 pass
         os.environ["DOJO_ORACLE_READONLY"] = "1"
-        why = e.strerror if isinstance(e, CannotWrite) else f"cannot write {where(probe.parent, env)}: {reason(e)}"
-        env.warn_once(f"dojo: {why}; the judge keeps no new oracle answers this time.")
+        why = e.strerror if isinstance(e, CannotWrite) else t("state.cannot-write", path=where(probe.parent, env),
+                                                               reason=reason(e))
+        env.warn_once(t("state.no-oracle-cache", error=why))
         return False
     return True

@@ -165,9 +165,10 @@ def normalise(record: dict) -> dict:
     return r
 
 
-def diagnosis_description(diagnosis: str | None) -> str | None:
+def diagnosis_description(diagnosis: str | None, lang: str | None = None) -> str | None:
     """The description of a catalogued bug (``kata/stem``: the first line of the docstring of
-    ``tests/meta/wrong/<kata>/<stem>.py``), None if there is no such file."""
+    ``tests/meta/wrong/<kata>/<stem>.py``, in ``lang``: ``dojo.locale.bug_description``), None
+    if there is no such file. No full stop at its end: a sentence around it ends it."""
     import ast
     from pathlib import Path
 
@@ -181,19 +182,25 @@ def diagnosis_description(diagnosis: str | None) -> str | None:
         doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or stem
     except (OSError, SyntaxError, ValueError):
         return None
-    return doc.strip().splitlines()[0].rstrip(".")
+    from dojo import locale
+
+    english = doc.strip().splitlines()[0].rstrip(".")
+    return locale.bug_description(kata, stem, english, lang).rstrip(".。")
 
 
 #: At most this many of the cases a diagnosis says are unchecked are named; the rest are counted.
 UNCHECKED_SHOWN = 4
 
 
-def unchecked_message(names: list[str]) -> dict:
+def unchecked_message(names: list[str], module: str | None = None) -> dict:
     """'It also does not raise ValueError for: …', from a diagnosis's ``unchecked`` (the names
-    of the compare battery's error cases the answer let through, ``dojo/diagnosis.py``)."""
-    from dojo.messages import message
+    of the compare battery's error cases the answer let through, ``dojo/diagnosis.py``), in the
+    screen's language (``module``: the kata whose battery names them, for their translation)."""
+    from dojo import locale
+    from dojo.messages import message, t
 
-    shown = "; ".join(str(n) for n in names[:UNCHECKED_SHOWN])
+    shown = t("punct.list").join(locale.case_name(module, str(n)) if module else str(n)
+                                 for n in names[:UNCHECKED_SHOWN])
     if len(names) > UNCHECKED_SHOWN:
         return message("diagnosis.unchecked-more", cases_text=shown, count=len(names) - UNCHECKED_SHOWN)
     return message("diagnosis.unchecked", cases_text=shown)
@@ -217,21 +224,31 @@ def properties_of(test_file) -> list[tuple[str, str]]:
     return found
 
 
-def property_titles(kata: str) -> dict[str, str]:
-    """Each property's id and title, in the judge's order, read without importing the judge."""
-    from dojo import registry
+def property_titles(kata: str, lang: str | None = None) -> dict[str, str]:
+    """Each property's id and title, in the judge's order, read without importing the judge; the
+    titles in ``lang`` (default: the screen's; ``dojo.locale.property_title``)."""
+    from dojo import locale, registry
 
     spec = registry.BY_MODULE.get(kata)
     if spec is None:
         return {}
     try:
-        return dict(properties_of(spec.test_path))
+        found = properties_of(spec.test_path)
     except (OSError, SyntaxError, ValueError):
         return {}
+    return {pid: locale.property_title(kata, pid, title, lang) for pid, title in found}
 
 
-def property_title(kata: str, pid: str) -> str:
-    return property_titles(kata).get(pid, pid)
+def property_title(kata: str, pid: str, lang: str | None = None) -> str:
+    return property_titles(kata, lang).get(pid, pid)
+
+
+def title_message(kata: str, pid: str, english: str) -> dict:
+    """A property's title as message data, for a message that names a property: rendered in the
+    screen's language from ``judge.<kata>.property.<pid>`` (a Chinese catalogue's), and in
+    English, which has no such id (the title is the test's docstring), from its ``text``
+    parameter: ``dojo.messages.text`` says an id it does not know by its parameters."""
+    return {"id": f"judge.{kata}.property.{pid}", "params": {"text": english}}
 
 
 def first_failure_ref(value, kata: str | None):
@@ -244,7 +261,7 @@ def first_failure_ref(value, kata: str | None):
         return {"text": str(value)}
     if value in STATUS_STATES or value in ("incomplete", "error", "failing"):
         return {"state": value}
-    for pid, title in property_titles(kata or "").items():
+    for pid, title in property_titles(kata or "", "en").items():
         if title == value:
             return {"property": pid}
     return {"text": value}
@@ -262,7 +279,7 @@ def diagnosis_ref(value, kata: str | None):
     folder = Path(__file__).resolve().parent.parent / "tests" / "meta" / "wrong" / str(kata or "")
     if kata and folder.is_dir():
         for path in sorted(folder.glob("*.py")):
-            if diagnosis_description(f"{kata}/{path.stem}") == value.rstrip("."):
+            if diagnosis_description(f"{kata}/{path.stem}", "en") == value.rstrip("."):
                 return {"id": f"{kata}/{path.stem}"}
     return {"text": value}
 

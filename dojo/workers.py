@@ -31,7 +31,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dojo import procfs, wire
+from dojo import loader, procfs, wire
+from dojo.messages import message
+from dojo.messages import text as message_text
 from dojo.zygote_handle import Zygote
 
 OUTPUT_LIMIT = 10_000
@@ -58,30 +60,43 @@ class Reply:
     value: object = None
     mutated: dict = field(default_factory=dict)  # argument -> its value after the call
     cpu: float = 0.0
-    how: str = ""  # for died, hung and broken: what happened, in words
+    how: str = ""  # for died, hung and broken: what happened, in English words (``said`` rendered)
     kind: str = ""  # for hung: cpu, idle or wall
+    said: dict | None = None  # for died, hung and broken: what happened, as a message (dojo.messages)
+
+
+def _reply(status: str, said: dict, **fields) -> Reply:
+    """A reply that says what happened: as a message, and in English words (``how``)."""
+    return Reply(status, how=message_text(said, "en"), said=said, **fields)
 
 
 # -- one worker -------------------------------------------------------------------------------
 
 
-def describe_end(status: dict | None) -> str:
-    """A worker's end, in words."""
+#: Why a signal most likely ended a worker, by its name.
+SIGNAL_WHY = {"SIGSEGV": "worker.end.segv", "SIGKILL": "worker.end.kill", "SIGABRT": "worker.end.abort",
+              "SIGBUS": "worker.end.crash", "SIGFPE": "worker.end.crash"}
+
+
+def end_message(status: dict | None) -> dict:
+    """A worker's end, as a message."""
     if not status:
-        return "it stopped answering"
+        return message("worker.end.silent")
     if "signal" in status:
         number = status["signal"]
         try:
             name = signal.Signals(number).name
         except ValueError:
             name = f"signal {number}"
-        why = {"SIGSEGV": " (a crash inside C code: an invalid memory access)",
-               "SIGKILL": " (killed from outside, or out of memory)",
-               "SIGABRT": " (os.abort() or a failed check inside C code)",
-               "SIGBUS": " (a crash inside C code)", "SIGFPE": " (a crash inside C code)"}.get(name, "")
-        return f"it was ended by {name}{why}"
-    code = status.get("exit")
-    return f"it exited with status {code} (os._exit, sys.exit in a thread, or an atexit handler?)"
+        if name in SIGNAL_WHY:
+            return message("worker.end.signal-why", signal=name, why=message(SIGNAL_WHY[name]))
+        return message("worker.end.signal", signal=name)
+    return message("worker.end.exit", code=str(status.get("exit")))
+
+
+def describe_end(status: dict | None) -> str:
+    """A worker's end, in English words."""
+    return message_text(end_message(status), "en")
 
 
 class Worker:
@@ -117,36 +132,37 @@ class Worker:
                                                                 self.limits.memory)
         except (OSError, EOFError, ValueError, RuntimeError, KeyError) as e:
             # The zygote is gone: only code that could signal it (no Landlock here) kills it.
-            self.problem = {"status": "cannot-load", "state": "cannot-import", "line": None, "message": (
-                f"{self.path.name} could not be judged: the process that starts workers is gone "
-                f"({type(e).__name__}). Did your code kill it? Run the judge again.")}
+            self.problem = _problem("cannot-import", message("kata.zygote-gone", file=self.path.name,
+                                                             error=type(e).__name__))
             self.close()
             return self.problem
-        reply = self._await(self.limits.load_cpu, what=f"importing {self.path.name}")
+        importing = message("worker.importing", file=self.path.name)
+        reply = self._await(self.limits.load_cpu, what=importing)
         if reply.status == "returned" and reply.info.get("status") == "sandboxed":
             # said before any of the candidate's code ran: what the sandbox really holds
             self.sandbox = {k: v for k, v in reply.info.items() if k != "status"}
-            reply = self._await(self.limits.load_cpu, what=f"importing {self.path.name}")
+            reply = self._await(self.limits.load_cpu, what=importing)
         self._read_output()
         self._flush_output()
         if reply.status == "returned" and reply.info.get("status") == "ready":
             return None
         info = reply.info if reply.status == "returned" else {}
-        state, message = info.get("state"), info.get("message")
+        state, said = info.get("state"), info.get("message")
         if reply.status != "returned":
             # a hang's account already names what hung ("importing x.py was still computing …")
-            how = reply.how if reply.status == "hung" else f"importing {self.path.name}: {reply.how}"
-            self.problem = {"status": "cannot-load", "state": "timed-out" if reply.status == "hung" else "cannot-import",
-                            "message": how, "line": None}
+            how = reply.said if reply.status == "hung" else \
+                message("worker.import-failed", file=self.path.name, how=reply.said)
+            self.problem = _problem("timed-out" if reply.status == "hung" else "cannot-import", how)
         elif info.get("status") != "cannot-load" or state not in ("cannot-import", "numpy-only") \
-                or not isinstance(message, str):  # the candidate's code can forge what its process sends
-            self.problem = {"status": "cannot-load", "state": "cannot-import", "line": None, "message": (
-                f"{self.path.name} could not be judged: the process running it sent a malformed "
-                f"answer while loading it")}
+                or not isinstance(said, str):  # the candidate's code can forge what its process sends
+            self.problem = _problem("cannot-import", message("kata.malformed-load", file=self.path.name))
         else:
             line = info.get("line")
-            self.problem = {"status": "cannot-load", "state": state, "message": message[:4000],
+            self.problem = {"status": "cannot-load", "state": state, "message": said[:4000],
                             "line": line if isinstance(line, int) else None}
+            account = loader.load_message(info.get("said"))
+            if account is not None:
+                self.problem["said"] = account
         self.close()
         return self.problem
 
@@ -202,14 +218,16 @@ class Worker:
         peak = procfs.status_field(self.pid, "VmHWM") if reply.status == "returned" else None
         return reply, (None if base is None or peak is None else max(0, peak - base))
 
-    def _request(self, message: dict, kwargs: dict, cpu: float | None) -> Reply:
+    def _request(self, request: dict, kwargs: dict, cpu: float | None) -> Reply:
         if self.start() is not None:
-            return Reply("broken", info=self.problem, how=self.problem.get("message", ""))
+            return Reply("broken", info=self.problem, how=self.problem.get("message", ""),
+                         said=self.problem.get("said") or message("text", text=self.problem.get("message", "")))
         try:
-            self._send(wire.frame(message, args=kwargs))
+            self._send(wire.frame(request, args=kwargs))
         except OSError:
             return self._died()
-        reply = self._await(cpu if cpu is not None else self.limits.cpu, what=f"your {self.function}()")
+        reply = self._await(cpu if cpu is not None else self.limits.cpu,
+                            what=message("worker.your-function", function=self.function))
         self._flush_output()
         return reply
 
@@ -226,7 +244,7 @@ class Worker:
                 select.select([], [self._sock], [], 0.05)
 
     # -- waiting, from outside --------------------------------------------------------------
-    def _await(self, cpu_limit: float, what: str) -> Reply:
+    def _await(self, cpu_limit: float, what: dict) -> Reply:
         # CPU time is read from /proc at most every MARK_EVERY seconds: a quick call costs no
         # read, and the next read counts its time.
         if self._cpu_mark is None:
@@ -239,7 +257,7 @@ class Worker:
             try:
                 frame = wire.take(self._buffer)
             except wire.WireError as e:
-                return self._broken(f"it sent something that is not an answer ({e})")
+                return self._broken(message("worker.not-an-answer", error=str(e)))
             if frame is not None:
                 return self._reply(*frame, cpu=0.0)
         try:
@@ -261,7 +279,7 @@ class Worker:
                     try:
                         frame = wire.take(self._buffer)
                     except wire.WireError as e:
-                        return self._broken(f"it sent something that is not an answer ({e})")
+                        return self._broken(message("worker.not-an-answer", error=str(e)))
                     if frame is not None:
                         spent = 0.0
                         if time.monotonic() - self._cpu_mark_at > MARK_EVERY:
@@ -292,37 +310,31 @@ class Worker:
             self.close()  # interrupted (Ctrl-C, the judge's own alarm): the worker is mid-call
             raise
 
-    def _reply(self, message: dict, values: dict, cpu: float) -> Reply:
-        if message.get("status") == "returned":
+    def _reply(self, answer: dict, values: dict, cpu: float) -> Reply:
+        if answer.get("status") == "returned":
             mutated = values.get("mutated") or {}
-            return Reply("returned", info=message, value=values.get("value"),
+            return Reply("returned", info=answer, value=values.get("value"),
                          mutated=mutated if isinstance(mutated, dict) else {}, cpu=cpu)
-        if message.get("status") in ("raised", "ready", "sandboxed", "cannot-load", "timed", "traced"):
-            status = "raised" if message["status"] == "raised" else "returned"
-            return Reply(status, info=message, cpu=cpu)
-        return self._broken("it sent an answer of an unknown kind")
+        if answer.get("status") in ("raised", "ready", "sandboxed", "cannot-load", "timed", "traced"):
+            status = "raised" if answer["status"] == "raised" else "returned"
+            return Reply(status, info=answer, cpu=cpu)
+        return self._broken(message("worker.unknown-answer"))
 
     def _died(self) -> Reply:
         self._read_output()
         status = self.close(wait=True)
-        return Reply("died", info={"end": status}, how=describe_end(status))
+        return _reply("died", end_message(status), info={"end": status})
 
-    def _broken(self, how: str) -> Reply:
+    def _broken(self, said: dict) -> Reply:
         self.close()
-        return Reply("broken", how=how)
+        return _reply("broken", said)
 
-    def _hung(self, kind: str, spent: float, limit: float, what: str) -> Reply:
+    def _hung(self, kind: str, spent: float, limit: float, what: dict) -> Reply:
         self._read_output()
         self.close()
-        how = {
-            "cpu": f"{what} was still computing after {limit:g} s of CPU time, the limit for one call: "
-                   f"an infinite loop (a loop whose condition never changes, a `while True` without a "
-                   f"way out), or far more work than the input needs",
-            "idle": f"{what} stopped computing: it waited {spent:.0f} s without using the CPU "
-                    f"(time.sleep, a lock, input(), a blocking read?)",
-            "wall": f"{what} did not finish within {limit:g} s",
-        }[kind]
-        return Reply("hung", how=how, kind=kind, cpu=spent if kind == "cpu" else 0.0)
+        said = message(f"worker.hung.{kind}", what=what, limit=f"{limit:g}", spent=f"{spent:.0f}") \
+            if kind == "idle" else message(f"worker.hung.{kind}", what=what, limit=f"{limit:g}")
+        return _reply("hung", said, kind=kind, cpu=spent if kind == "cpu" else 0.0)
 
     # -- output -----------------------------------------------------------------------------
     def _read_output(self) -> None:
@@ -350,6 +362,13 @@ class Worker:
             note = f"\n[… {self._dropped} more characters of output dropped]\n" if self._dropped else ""
             self.on_output("".join(self._printed) + note)
         self._printed, self._printed_size, self._dropped = [], 0, 0
+
+
+def _problem(state: str, said: dict) -> dict:
+    """A file that cannot be loaded: its state and account (``message`` in English words, ``said``
+    the message)."""
+    return {"status": "cannot-load", "state": state, "line": None, "message": message_text(said, "en"),
+            "said": said}
 
 
 def _print_through(text: str) -> None:

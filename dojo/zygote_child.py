@@ -132,6 +132,18 @@ def _readable_base() -> list[str]:
     return sorted(paths)
 
 
+class RefusedImport(ImportError):
+    """An import the NumPy-only rule refuses. Its text is English (the worker renders nothing in
+    another language: its sandbox cannot read those catalogues); ``said`` is the same as a
+    message, which the judge renders in the screen's language (``dojo.remote.refusal``)."""
+
+    def __init__(self, said: dict):
+        from dojo.messages import text
+
+        super().__init__(text(said, "en"))
+        self.said = said
+
+
 class _Refuse:
     """An import hook: the NumPy-only rule, with the message a candidate understands."""
 
@@ -141,16 +153,14 @@ class _Refuse:
     @staticmethod
     def find_spec(name, path=None, target=None):
         from dojo.loader import FORBIDDEN
+        from dojo.messages import message
 
         top = name.split(".")[0]
         if top in FORBIDDEN:
             _Refuse.refused = _Refuse.refused or name
-            raise ImportError(
-                f"NumPy only: your code imports {name}. The katas are written with NumPy alone "
-                f"({', '.join(FORBIDDEN[:5])} … are not allowed)."
-            )
+            raise RefusedImport(message("kata.refused-import", module=name, forbidden=", ".join(FORBIDDEN[:5])))
         if top in JUDGE_MODULES:
-            raise ImportError(f"your code imports {name}, part of the judge: a kata may use NumPy only.")
+            raise RefusedImport(message("kata.judge-import", module=name))
         return None
 
 
@@ -169,8 +179,9 @@ def _raised(e: BaseException, path: Path) -> dict:
         text = str(e)
     except BaseException:  # noqa: BLE001
         text = "<its message could not be made>"
+    said = e.said if type(e) is RefusedImport else None
     return {
-        "status": "raised", "type": type(e).__name__, "module": type(e).__module__,
+        "status": "raised", "type": type(e).__name__, "module": type(e).__module__, "said": said,
         "message": text[:2000], "value_error": isinstance(e, ValueError),
         "exception": isinstance(e, Exception), "line": line, "source": source,
         "code": getattr(e, "code", None) if isinstance(e, SystemExit) and isinstance(getattr(e, "code", None), (int, str, type(None))) else None,
@@ -183,6 +194,7 @@ def serve(channel: socket.socket, path: Path, function: str, status: dict) -> No
 
     from dojo import wire
     from dojo.loader import module_name_for, numpy_only_message
+    from dojo.messages import message as said
     from dojo.messages import text as said_text
 
     # What the sandbox holds is said before any of the candidate's code runs, so it cannot be
@@ -196,20 +208,22 @@ def serve(channel: socket.socket, path: Path, function: str, status: dict) -> No
         spec.loader.exec_module(module)
         fn = getattr(module, function, None)
         if not callable(fn):
+            account = said("kata.no-function", file=path.name, function=function)
             wire.send(channel, {"status": "cannot-load", "state": "cannot-import", "line": None,
-                                "message": f"{path.name} has no function named {function}()"})
+                                "message": said_text(account, "en"), "said": account})
             return
     except BaseException as e:  # noqa: BLE001 - everything the import raises is the answer
+        # Sent in English words and as a message (only ids dojo.workers.LOAD_MESSAGES allows):
+        # the judge renders it in the screen's language.
         info = _raised(e, path)
         numpy_only = "NumPy only" in info["message"]
-        where = f" at line {info['line']}: {info['source']}" if info["line"] else ""
-        what = info["message"] if numpy_only else f"{info['type']}: {info['message']}"
-        message = f"{path.name}{where}: {what}" if numpy_only else f"{path.name} cannot be imported: {what}{where}"
+        where = said("kata.cannot-import.at", line=info["line"], source_text=info["source"] or "") if info["line"] else ""
+        account = said("kata.cannot-import", file=path.name, type=info["type"], text=info["message"], where=where)
         if numpy_only and _Refuse.refused:  # the rule is the verdict's label: the account says what broke it
-            message = said_text(numpy_only_message(path.name, _Refuse.refused, info["line"]))
+            account = numpy_only_message(path.name, _Refuse.refused, info["line"])
         _flush()
         wire.send(channel, {"status": "cannot-load", "state": "numpy-only" if numpy_only else "cannot-import",
-                            "message": message, "line": info["line"]})
+                            "message": said_text(account, "en"), "said": account, "line": info["line"]})
         return
     _flush()
     wire.send(channel, {"status": "ready"})

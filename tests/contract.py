@@ -25,7 +25,10 @@ are built here, so tests/meta/test_strategies.py lets them draw bad inputs.
 What differs from kata to kata is an argument of the builder, never a silent default: which
 sizes a replacement may take, which keys a query sees, how a message reads. A message
 (``because``) is a ``str.format`` template filled with the bad call's arguments by name and the
-fields each builder names, or a function of the same fields returning the message.
+fields each builder names, a message (``message("judge.<kata>.because.<id>")``, or with some
+parameters already given) whose remaining placeholders are filled the same way, or a function of
+the same fields returning the message. A builder's own default is a message of
+``dojo/locale/<lang>/contract.toml``, so it reads in the screen's language.
 
 Katas whose bad calls are drawn whole (multihead, grouped-query attention) draw ``(call,
 because)`` pairs, from their own strategies or from ``Contract.a_call_*``, and declare each
@@ -43,13 +46,34 @@ import numpy as np
 from hypothesis import example
 from hypothesis import strategies as st
 
+from dojo import locale
+from dojo.messages import _PLACEHOLDER, is_message, message
 from tests import strategies as S
 from tests.judge import expect_value_error, prop
 
 
-def say(because, **fields) -> str:
-    """The message: ``because`` formatted with ``fields``, or called with them."""
-    return because(**fields) if callable(because) else because.format(**fields)
+def say(because, **fields):
+    """The message: ``because`` called with ``fields`` (``how`` and ``names`` may be messages:
+    pass them on as parameters); a message with its placeholders filled from ``fields`` (each as
+    ``str.format`` would show it); or a template formatted with them."""
+    if callable(because):
+        return because(**fields)
+    if is_message(because):
+        params = dict(because.get("params") or {})
+        for name in _PLACEHOLDER.findall(locale.lookup(because["id"], "en") or ""):
+            if name not in params and name in fields:
+                params[name] = _shown(fields[name])
+        return {"id": because["id"], "params": params}
+    from dojo.messages import text  # a template is English: a field that is a message reads so too
+
+    return because.format(**{k: text(v, "en") if is_message(v) else v for k, v in fields.items()})
+
+
+def _shown(value):
+    """A field as message data: a message or an int as it is, anything else as ``format`` shows it."""
+    if is_message(value) or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    return format(value)
 
 
 def fresh(call: dict) -> dict:
@@ -64,10 +88,10 @@ def _integers(lo: int, hi: int):
     return st.integers(lo, hi)
 
 
-def listed(names) -> str:
-    """``"q, k and v"``."""
+def listed(names):
+    """``"q, k and v"`` (a message: "and" in the screen's language)."""
     names = list(names)
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return names[0] if len(names) == 1 else message("contract.names", names=", ".join(names[:-1]), last=names[-1])
 
 
 def _declared(stub, count: int) -> list[str]:
@@ -134,6 +158,20 @@ def not_2d_forms(one_d=("{}[0], 1-D", lambda a: a[0].copy()), trailing_axis: boo
     return forms
 
 
+#: A form's description after its expression ("{}[0, 0], a 0-d scalar"), as a message.
+FORM_WORDS = {"a 0-d scalar": "contract.form.scalar"}
+
+
+def form_text(how: str, name: str):
+    """A form of ``not_2d_forms`` (``how``, ``{}`` standing for the array's name) as shown: its
+    description in the screen's language where it has words, as it is where it is code."""
+    shown = how.format(name)
+    expr, _, words = shown.rpartition(", ")
+    if expr and words in FORM_WORDS:
+        return message(FORM_WORDS[words], expr=expr)
+    return shown
+
+
 class Contract:
     """A kata's array arguments and the named size on each of their axes, in call order:
     ``{"x": ("n", "d_model"), "w_q": ("d_model", "d_k"), ...}``. A size named twice must
@@ -168,8 +206,7 @@ class Contract:
         rank = ranks.pop()
         forms_of = forms if callable(forms) else (lambda name: forms)
         if because is None:
-            because = ("{name} was passed as {how} of shape {shape} (with the {name} shown below): "
-                       "{names} must each be {rank}-D")
+            because = message("contract.wrong-rank")
         names = listed(self.arrays)
 
         def body(kata, case):
@@ -178,7 +215,7 @@ class Contract:
                     bad = dict(case, **{name: reshape(case[name])})
                     expect_value_error(
                         lambda: kata(**bad),
-                        say(because, name=name, how=how.format(name), shape=np.shape(bad[name]),
+                        say(because, name=name, how=form_text(how, name), shape=np.shape(bad[name]),
                             names=names, rank=rank),
                     )
 
@@ -199,13 +236,14 @@ class Contract:
             name = draw(names)
             how = draw(hows)
             case[name] = forms[how](case[name])
-            return case, f"{name} has shape {case[name].shape} ({how}); every input must be {rank}-D"
+            return case, message("contract.wrong-rank.call", name=name, shape=str(case[name].shape),
+                                 how=form_text(how, name), rank=rank)
 
         return a_call()
 
     # -- Sizes of 0 ----------------------------------------------------------------------------
 
-    def rejects_a_zero_size(self, case, labels: dict[str, str], because="{label} ({shapes}): every dimension must be at least 1"):
+    def rejects_a_zero_size(self, case, labels: dict[str, str], because=message("contract.zero-size")):
         """For each named size in ``labels`` (``{size: label}``), a drawn valid case with that
         size set to 0 in every array that has it (zeros; every other size kept): ValueError.
         ``because`` fields: ``label``, ``shapes`` (of the bad call)."""
@@ -222,7 +260,7 @@ class Contract:
         return rejects([case], body)
 
     def rejects_a_zero_size_of(self, dims, order: tuple[str, ...], zeros: tuple[str, ...],
-                               because="{label} ({shapes}): every dimension must be at least 1",
+                               because=message("contract.zero-size"),
                                extra: dict | None = None):
         """Sizes drawn from ``dims`` (named by ``order``) and a seed; for each size in ``zeros``,
         arrays of those sizes with that one set to 0, drawn from the seed in declaration order
@@ -271,7 +309,7 @@ class Contract:
 
     # -- NaN and inf ---------------------------------------------------------------------------
 
-    def rejects_non_finite(self, case, because="{name}[{index}] is {value}", retarget=None, examples=()):
+    def rejects_non_finite(self, case, because=message("contract.non-finite"), retarget=None, examples=()):
         """A drawn valid case, a drawn NaN, inf or -inf and a seed: each array in turn with that
         value at an index drawn from the seed (``retarget(case, name, index, rng)`` may move it,
         drawing from the same generator): ValueError. ``because`` fields: ``name``, ``index``,
@@ -307,7 +345,7 @@ class Contract:
             else:
                 index = tuple(draw(_integers(0, side - 1)) for side in case[name].shape)
             case[name][index] = bad
-            return case, f"{name}[{index}] is {bad}"
+            return case, message("contract.non-finite", name=name, index=str(index), value=str(bad))
 
         return a_call()
 

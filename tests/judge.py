@@ -102,7 +102,7 @@ class Guarded:
         # below, and the property's own arrays (which the oracle sees next) stay as drawn.
         given = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in kwargs.items()}
         try:
-            with time_limit(self.timeout, what=f"your {self.name}()"):
+            with time_limit(self.timeout, what=message("worker.your-function", function=self.name)):
                 result = self.fn(**given)
         except KataTimeout as e:
             e.inputs = kwargs
@@ -278,10 +278,13 @@ def expect_value_error(call, because):
                                    escape=getattr(e, "message", None) or message("text", text=str(e)))) from e
     except Exception as e:
         raise KataMismatch(message("expect.value-error.raised", because_text=because,
-                                   type=getattr(e, "type_name", type(e).__name__), text=str(e))) from e
-    shown = result
-    if isinstance(result, tuple):
-        shown = ", ".join(show(r) for r in result)
+                                   type=getattr(e, "type_name", type(e).__name__),
+                                   text=getattr(e, "said", None) or str(e))) from e
+    shown = result if not isinstance(result, tuple) else list(result)
+    if isinstance(result, tuple) and result:  # "a, b, c" with each array as data
+        shown = _shown(result[-1])
+        for r in reversed(result[:-1]):
+            shown = message("values.several", first=_shown(r), rest=shown)
     elif isinstance(result, np.ndarray):
         shown = array_param(result)
     raise KataMismatch(message("expect.value-error.returned", because_text=because, result=shown))

@@ -17,6 +17,13 @@ Case kinds:
 
 Only the reference decides what is right: a case's kind is a label, not an expectation
 (``tests/tool/test_compare.py`` checks that the reference raises on exactly the error cases).
+
+A battery's words are English, where they are written (the English is the id, as a case's name
+is, and stays so in the JSON and the PNG). The screen shows them in the tool's language:
+``battery_text`` (what the maps show, what the speed run times, what a weight on a blocked cell
+means; ``dojo/locale/<lang>/battery/<kata>.toml``, keys ``map_what``, ``speed_what``,
+``blocked_words``), ``panel_title`` (its ``[panel]`` table, by the English title) and
+``dojo.locale.case_name`` (a case's name: ``<lang>/judge/<kata>.toml`` ``[case]``).
 """
 
 from __future__ import annotations
@@ -120,6 +127,33 @@ def torch_weights(torch, q, k, allowed):
     return torch.softmax(scores, dim=-1)
 
 
+
+
+def _words(battery: Battery, key: str, english: str) -> str:
+    from dojo import locale
+
+    if locale.LANGUAGE == "en":
+        return english
+    found = locale.part(locale.LANGUAGE, "battery", battery.kata).get(key)
+    return found if isinstance(found, str) and found else english
+
+
+def battery_text(battery: Battery, field: str) -> str:
+    """``map_what``, ``blocked_words`` or ``speed_what`` (``battery.speed.what``) in the tool's language."""
+    english = battery.speed.what if field == "speed_what" else getattr(battery, field)
+    return _words(battery, field, english) if english else english
+
+
+def panel_title(battery: Battery, title: str) -> str:
+    """A panel's title (its English title is its id) in the tool's language."""
+    return _words(battery, f"panel.{title}", title)
+
+
+def case_name(battery: Battery, name: str) -> str:
+    """A case's name in the tool's language (``dojo.locale.case_name``)."""
+    from dojo import locale
+
+    return locale.case_name(battery.kata, name)
 
 
 class _Batteries(Mapping):

@@ -9,7 +9,9 @@ Where things live:
 ================  ===========================================================================
 ``common.py``     what every command uses: ``Exit``, ``UsageError``, the argument types
                   (``kata_arg``, ``number``), ``shown``, ``next_kata``, ``current_kata``,
-                  ``words`` (a catalogue sentence), ``confirm``
+                  ``words`` (a catalogue sentence), ``styled`` (one with styled parts),
+                  ``confirm``
+``argwords.py``   argparse's own words in the tool's language
 ``progress.py``   ``dojo`` (the welcome, the progress table, what is due) and ``dojo list``
 ``check.py``      ``dojo check`` and ``dojo test``: judge, record the verdict, offer the next
 ``show.py``       ``dojo show``, ``dojo hint``, ``dojo solution``, ``dojo followups``
@@ -23,13 +25,13 @@ Where things live:
 from dojo.cli.backups import backup_first, backup_rows, cmd_reset, cmd_restore
 from dojo.cli.check import cmd_check, cmd_test, offer_next, record_verdict
 from dojo.cli.common import Exit, UsageError, confirm, current_kata, kata_arg, next_kata, number, shown, words
-from dojo.cli.entry import KATA_HELP, build_parser, cmd_help, main, parse, subparsers, version
-from dojo.cli.progress import WELCOME, cmd_list, cmd_progress, progress_table
+from dojo.cli.entry import build_parser, cmd_help, main, parse, subparsers, version
+from dojo.cli.progress import cmd_list, cmd_progress, progress_table
 from dojo.cli.show import cmd_followups, cmd_hint, cmd_show, cmd_solution, next_hint
 from dojo.cli.watch import Keys, cmd_watch, file_signature, watch_loop
 
 __all__ = [
-    "KATA_HELP", "WELCOME", "Exit", "Keys", "UsageError", "backup_first", "backup_rows", "build_parser",
+    "Exit", "Keys", "UsageError", "backup_first", "backup_rows", "build_parser",
     "cmd_check", "cmd_followups", "cmd_help", "cmd_hint", "cmd_list", "cmd_progress", "cmd_reset",
     "cmd_restore", "cmd_show", "cmd_solution", "cmd_test", "cmd_watch", "confirm", "current_kata",
     "file_signature", "kata_arg", "main", "next_hint", "next_kata", "number", "offer_next", "parse",

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dojo import registry, screen
-from dojo.cli.common import Exit, UsageError, current_kata, kata_arg, next_kata, shown, words
+from dojo import locale, registry, screen
+from dojo.cli.common import Exit, UsageError, current_kata, kata_arg, next_kata, shown, styled, words
 from dojo.cli.progress import progress_table
 from dojo.env import Env
-from dojo.render import keep, line, status_text, verdict_lines
+from dojo.render import line, status_text, verdict_lines
 from dojo.state import Store, check_oracle_cache, content_hash
 
 
@@ -30,7 +30,7 @@ def cmd_check(env: Env, args) -> int:
     all_ok = True
     n = len(registry.KATAS)
     for i, k in enumerate(registry.KATAS, 1):
-        head = f"[{i}/{n}] judging {k.module}…"
+        head = words("cli.check.judging", i=i, n=n, kata=k.module)
         print(head, end="", file=env.stdout, flush=True)
         digest = content_hash(env.kata_file(k))
         verdict = judge(env, k, env.kata_file(k).parent)
@@ -68,8 +68,8 @@ def cmd_test(env: Env, args) -> int:
     if verdict.ok:
         offer_next(env, store, kata)
     elif verdict.state == "failing":
-        env.say(line(env, "Stuck? ", keep(f"`dojo hint {kata.module}`"), ".  Re-judge on every save: ",
-                     keep(f"`dojo watch {kata.module}`"), "."))
+        env.say(styled(env, "cli.test.stuck", {"hint": "keep", "watch": "keep"},
+                       hint=f"`dojo hint {kata.module}`", watch=f"`dojo watch {kata.module}`"))
     if json_to:  # after the screen: a file that cannot be written loses nothing of the verdict
         write_results(env, verdict, kata, json_to)
     return exit_code(verdict)
@@ -100,7 +100,9 @@ def write_results(env: Env, verdict, kata: registry.Kata, to: str) -> None:
 def offer_next(env: Env, store: Store, kata: registry.Kata) -> registry.Kata | None:
     nxt = next_kata(store)
     if nxt is None:
-        env.say(line(env, ("That was the last one: every kata passes.", "green"), " Try ", keep("`dojo interview`"), "."))
+        env.say(line(env, (words("cli.offer.last"), "green"),
+                     *styled(env, "cli.offer.try", {"command": "keep"}, command="`dojo interview`").runs))
     else:
-        env.say(line(env, "Next: ", (nxt.module, "bold"), f" — {nxt.title}.  ", keep(f"`dojo show {nxt.module}`")))
+        env.say(styled(env, "cli.offer.next", {"kata": "bold", "command": "keep"}, kata=nxt.module,
+                       title=locale.kata_title(nxt), command=f"`dojo show {nxt.module}`"))
     return nxt

@@ -31,12 +31,15 @@ def kata_arg(name: str) -> registry.Kata:
         n = int(name)
         if 1 <= n <= len(registry.KATAS):
             return registry.KATAS[n - 1]
-        raise UsageError(f"no kata number {n}: the katas are numbered 1 to {len(registry.KATAS)} "
-                         f"({', '.join(f'{i} {k.module}' for i, k in enumerate(registry.KATAS, 1))}).")
+        raise UsageError(words("cli.usage.kata-number", n=n, count=len(registry.KATAS), katas=words(
+            "cli.join.list").join(f"{i} {k.module}" for i, k in enumerate(registry.KATAS, 1))))
     try:
         return registry.get(name)
     except registry.UnknownKata as e:
-        raise UsageError(str(e)) from None
+        hint = (words("cli.usage.did-you-mean", names=words("cli.join.or").join(repr(c) for c in e.suggestions))
+                if e.suggestions else "")
+        raise UsageError(words("cli.usage.no-kata", name=repr(name), hint=hint,
+                               katas=words("cli.join.list").join(registry.BY_MODULE))) from None
 
 
 def number(low: float, high: float, unit: str, low_open: bool = False):
@@ -44,14 +47,18 @@ def number(low: float, high: float, unit: str, low_open: bool = False):
 
     nan, inf, 1e308 and negative values are usage errors (exit 2) before anything is written."""
     def parse(text: str) -> float:
+        from dojo import locale
+
+        named = words(f"cli.unit.{unit}") if locale.has(f"cli.unit.{unit}") else unit
         try:
             value = float(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number of {unit}") from None
+            raise argparse.ArgumentTypeError(words("cli.number.not-a-number", text=repr(text), unit=named)) from None
         below = value <= low if low_open else value < low
         if not math.isfinite(value) or below or value > high:
-            lower = f"more than {low:g}" if low_open else f"at least {low:g}"
-            raise argparse.ArgumentTypeError(f"{text!r}: give a number of {unit}, {lower} and at most {high:g}")
+            lower = words("cli.number.more-than" if low_open else "cli.number.at-least", low=f"{low:g}")
+            raise argparse.ArgumentTypeError(words("cli.number.range", text=repr(text), unit=named, lower=lower,
+                                                   high=f"{high:g}"))
         return value
     parse.__name__ = unit  # what argparse calls the type in its messages
     return parse
@@ -69,6 +76,22 @@ def words(id: str, **params) -> str:
     from dojo.messages import message, text
 
     return text(message(id, **params))
+
+
+def styled(env: Env, id: str, styles: dict[str, str], hang: int | None = None, **params):
+    """A catalogue sentence as a ``screen.line`` whose parameters named in ``styles`` are runs
+    of their own (``{"kata": "bold", "command": "keep"}``): the words around them stay the
+    language's, wherever it puts them."""
+    from dojo.screen import line
+
+    marked = words(id, **{k: (f"\x00{k}\x00" if k in styles else v) for k, v in params.items()})
+    runs = []
+    for i, piece in enumerate(marked.split("\x00")):
+        if i % 2:
+            runs.append((str(params[piece]), styles[piece]))
+        elif piece:
+            runs.append(piece)
+    return line(env, *runs, hang=hang)
 
 
 def state_now(store: Store, kata: registry.Kata) -> str | None:
@@ -99,7 +122,7 @@ def current_kata(store: Store) -> registry.Kata | None:
 
 def confirm(env: Env, question: str) -> bool:
     if not env.stdin or not env.stdin.isatty():
-        raise UsageError(f"{question} Not asking without a terminal: add --yes to go ahead.")
-    print(f"{question} [y/N] ", end="", file=env.stdout, flush=True)
+        raise UsageError(words("cli.confirm.no-terminal", question=question))
+    print(words("cli.confirm.prompt", question=question), end="", file=env.stdout, flush=True)
     answer = env.stdin.readline().strip().lower()
     return answer in ("y", "yes")

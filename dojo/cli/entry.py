@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from dojo import lang, locale, registry
 from dojo.cli.backups import cmd_reset, cmd_restore
 from dojo.cli.check import cmd_check, cmd_test
+from dojo.cli import argwords
 from dojo.cli.common import Exit, UsageError, words
 from dojo.cli.progress import cmd_list, cmd_progress
 from dojo.cli.show import cmd_followups, cmd_hint, cmd_show, cmd_solution
@@ -17,71 +19,89 @@ from dojo.env import Env, other_clone, run_in
 from dojo.state import CannotWrite
 
 
+class Formatter(argparse.HelpFormatter):
+    """argparse's help, its Chinese paragraphs wrapped in cells, between characters
+    (``dojo.cjk``); English as argparse wraps it."""
+
+    def _split_lines(self, text, width):
+        from dojo import cjk
+
+        if not cjk.has_wide(text):
+            return super()._split_lines(text, width)
+        return cjk.wrap(" ".join(text.split()), width)
+
+    def format_help(self):
+        """A section's heading ends in a full-width colon when it is Chinese ("选项：")."""
+        import re
+
+        return re.sub(r"(?m)^(\s*\S*[\u3000-\u9fff]):$", "\\1：", super().format_help())
+
+    def _fill_text(self, text, width, indent):
+        from dojo import cjk
+
+        if not cjk.has_wide(text):
+            return super()._fill_text(text, width, indent)
+        return "\n".join(indent + ln for ln in cjk.wrap(" ".join(text.split()), max(11, width - len(indent))))
+
+
 class Parser(argparse.ArgumentParser):
     """argparse, its usage errors fitted to the terminal like every other line (its help is
-    wrapped by argparse itself, at the terminal's width)."""
+    wrapped by argparse itself, at the terminal's width), its words in the tool's language
+    (``dojo.cli.argwords``)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str):
         self.print_usage(sys.stderr)
-        Env(stdout=sys.stdout, stderr=sys.stderr).warn(f"{self.prog}: error: {message}")
+        said = argwords.words("%(prog)s: error: %(message)s\n") % {"prog": self.prog, "message": message}
+        Env(stdout=sys.stdout, stderr=sys.stderr).warn(said.rstrip("\n"))
         self.exit(2)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    names = ", ".join(f"{i} {k.module}" for i, k in enumerate(registry.KATAS, 1))
-    parser = Parser(
-        prog="dojo",
-        description="Practise writing attention in NumPy. With no command: your progress.",
-        epilog=f"Katas, by name or number: {names}.  `dojo help COMMAND` explains one command.  "
-               "Exit codes: 0 ok/passed, 1 failed, 2 usage error (or a file that cannot be written), "
-               "3 internal error, 130 interrupted.",
-    )
-    parser.add_argument("--version", action="version", version=f"dojo {version()}")
+    argwords.install(locale.LANGUAGE)
+    names = words("cli.join.list").join(f"{i} {k.module}" for i, k in enumerate(registry.KATAS, 1))
+    parser = Parser(prog="dojo", description=words("cli.parser.description"),
+                    epilog=words("cli.parser.epilog", names=names))
+    parser.add_argument("--version", action="version", version=f"dojo {version()}",
+                        help=argwords.words("show program's version number and exit"))
     parser.add_argument("--lang", metavar="zh|en", dest="lang_flag", help=words("cli.lang.flag"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    sub.add_parser("list", help="the progress table").set_defaults(func=cmd_list)
-    sub.add_parser("check", help="re-judge every kata and refresh the table").set_defaults(func=cmd_check)
-    p = sub.add_parser("show", help="the problem as a candidate gets it",
-                       description="The problem as a candidate gets it.")
-    p.add_argument("kata", help=KATA_HELP)
+    sub.add_parser("list", help=words("cli.list.help")).set_defaults(func=cmd_list)
+    sub.add_parser("check", help=words("cli.check.help")).set_defaults(func=cmd_check)
+    kata, current = words("cli.arg.kata"), words("cli.arg.kata-current")
+    p = sub.add_parser("show", help=words("cli.show.help"), description=words("cli.show.description"))
+    p.add_argument("kata", help=kata)
     p.set_defaults(func=cmd_show)
-    p = sub.add_parser("test", help="judge your file and print the verdict (default: the kata you are on)",
-                       description="Judge your file and print the verdict. Without KATA: the kata you are "
-                                   "on, as for `dojo hint` (the one judged last, unless it passes; else the "
-                                   "next to do).")
-    p.add_argument("kata", nargs="?", help=KATA_HELP + " (default: the kata you are on)")
-    p.add_argument("--json", metavar="FILE", dest="json_to",
-                   help="also write the verdict as exercism's results.json (version 3) to FILE; "
-                        "`-`: only the JSON, on standard output (docs/verdict.md)")
+    p = sub.add_parser("test", help=words("cli.test.help"), description=words("cli.test.description"))
+    p.add_argument("kata", nargs="?", help=current)
+    p.add_argument("--json", metavar="FILE", dest="json_to", help=words("cli.test.json"))
     p.set_defaults(func=cmd_test)
-    p = sub.add_parser("hint", help="the next hint", description="The next hint, recorded in your progress.")
-    p.add_argument("kata", nargs="?", help=KATA_HELP + " (default: the kata you are on)")
+    p = sub.add_parser("hint", help=words("cli.hint.help"), description=words("cli.hint.description"))
+    p.add_argument("kata", nargs="?", help=current)
     p.set_defaults(func=cmd_hint)
-    p = sub.add_parser(
-        "restore", help="bring back a backup (the latest of your work; backs up what it replaces)",
-        description="Bring back a backup made by `dojo reset` or an earlier restore: by default the "
-                    "latest backup of your own work (a backup of the untouched stub is never chosen "
-                    "while one of your work exists). The file it replaces is backed up first.",
-    )
-    p.add_argument("kata", help=KATA_HELP)
-    p.add_argument("--list", action="store_true", help="list the backups, numbered, newest first")
-    p.add_argument("--pick", type=int, metavar="N", help="restore backup number N of --list")
+    p = sub.add_parser("restore", help=words("cli.restore.help"), description=words("cli.restore.description"))
+    p.add_argument("kata", help=kata)
+    p.add_argument("--list", action="store_true", help=words("cli.restore.list"))
+    p.add_argument("--pick", type=int, metavar="N", help=words("cli.restore.pick"))
     p.set_defaults(func=cmd_restore)
-    p = sub.add_parser("watch", help="re-judge on every save (keys: h hint, q quit)")
-    p.add_argument("kata", nargs="?", help=KATA_HELP + " (default: the kata you are on, as for `dojo hint`)")
+    p = sub.add_parser("watch", help=words("cli.watch.help"))
+    p.add_argument("kata", nargs="?", help=words("cli.arg.kata-watch"))
     p.add_argument("--debounce", type=float, default=0.05, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_watch)
-    p = sub.add_parser("reset", help="put the stub back (your file is backed up first)")
-    p.add_argument("kata", help=KATA_HELP)
-    p.add_argument("--yes", action="store_true", help="do not ask")
+    p = sub.add_parser("reset", help=words("cli.reset.help"))
+    p.add_argument("kata", help=kata)
+    p.add_argument("--yes", action="store_true", help=words("cli.arg.yes"))
     p.set_defaults(func=cmd_reset)
-    p = sub.add_parser("solution", help="the reference answer, once your kata passes")
-    p.add_argument("kata", help=KATA_HELP)
-    p.add_argument("--give-up", action="store_true", help="show it anyway (recorded in your progress)")
+    p = sub.add_parser("solution", help=words("cli.solution.help"))
+    p.add_argument("kata", help=kata)
+    p.add_argument("--give-up", action="store_true", help=words("cli.solution.give-up"))
     p.set_defaults(func=cmd_solution)
-    p = sub.add_parser("followups", help="the interviewer's follow-up questions (--answers: model answers)")
-    p.add_argument("kata", nargs="?", help="default: the next kata to do")
-    p.add_argument("--answers", action="store_true", help="show the model answers and run their demonstrations")
+    p = sub.add_parser("followups", help=words("cli.followups.help"))
+    p.add_argument("kata", nargs="?", help=words("cli.followups.kata"))
+    p.add_argument("--answers", action="store_true", help=words("cli.followups.answers"))
     p.set_defaults(func=cmd_followups)
     for extension in ("dojo.cli.lang", "dojo.interview", "dojo.compare", "dojo.drill", "dojo.clean"):
         try:
@@ -91,13 +111,10 @@ def build_parser() -> argparse.ArgumentParser:
                 raise
             continue
         module.register(sub)
-    p = sub.add_parser("help", help="help on one command: dojo help interview")
+    p = sub.add_parser("help", help=words("cli.help.help"))
     p.add_argument("topic", nargs="?", metavar="COMMAND")
     p.set_defaults(func=lambda env, args: cmd_help(env, args, parser, sub))
     return parser
-
-
-KATA_HELP = "a kata's name, or its number in the progress table (1 = the first)"
 
 
 def version() -> str:
@@ -133,7 +150,7 @@ def parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespac
             own.error(words("usage.drill-resume"))
         if not any(e.startswith("-") for e in extra) and isinstance(getattr(args, "kata", None), str):
             own.error(words("usage.one-kata", command=command, extra=" ".join(extra)))
-        own.error(f"unrecognized arguments: {' '.join(extra)}")
+        own.error(argwords.words("unrecognized arguments: %s") % " ".join(extra))
     return args
 
 
@@ -148,7 +165,7 @@ def lang_flag(argv: list[str]) -> tuple[str | None, list[str]]:
             break
         if a == "--lang":
             if i + 1 >= len(argv):
-                raise lang.LanguageError("--lang needs a language: zh or en")
+                raise lang.LanguageError(words("cli.main.lang-missing"))
             flag, i = argv[i + 1], i + 2
             continue
         if a.startswith("--lang="):
@@ -157,8 +174,17 @@ def lang_flag(argv: list[str]) -> tuple[str | None, list[str]]:
             rest.append(a)
         i += 1
     if flag is not None:
-        lang.normalise(flag, "--lang")
+        _known(flag, "--lang")
     return flag, rest
+
+
+def _known(value: str, where: str) -> None:
+    """A usage error, in the catalogue's words, when ``value`` is not a language dojo has."""
+    try:
+        lang.normalise(value, where)
+    except lang.LanguageError:
+        raise lang.LanguageError(words("cli.main.lang-unknown", where=where, value=repr(value),
+                                       choices=", ".join(lang.LANGUAGES))) from None
 
 
 def cmd_help(env: Env, args, parser: argparse.ArgumentParser, sub) -> int:
@@ -170,8 +196,9 @@ def cmd_help(env: Env, args, parser: argparse.ArgumentParser, sub) -> int:
         import difflib
 
         close = difflib.get_close_matches(args.topic, list(commands), n=1)
-        hint = f" Did you mean {close[0]!r}?" if close else ""
-        raise UsageError(f"no command called {args.topic!r}.{hint} Commands: {', '.join(commands)}.")
+        hint = words("cli.help.did-you-mean", name=repr(close[0])) if close else ""
+        raise UsageError(words("cli.help.unknown", name=repr(args.topic), hint=hint,
+                               commands=words("cli.join.list").join(commands)))
     env.say(commands[args.topic].format_help().rstrip())
     return Exit.OK
 
@@ -185,6 +212,8 @@ def main(argv: list[str] | None = None, env: Env | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
         flag, argv = lang_flag(argv)
+        if os.environ.get("DOJO_LANG") and not flag:
+            _known(os.environ["DOJO_LANG"], "DOJO_LANG")
         locale.set_language(lang.choose(flag, state_dir=env.state_dir))
     except lang.LanguageError as e:
         env.warn(f"dojo: {e}")
@@ -205,13 +234,13 @@ def main(argv: list[str] | None = None, env: Env | None = None) -> int:
         env.warn(f"dojo: {e.strerror}")
         return Exit.USAGE
     except KeyboardInterrupt:
-        env.warn("\ninterrupted")
+        env.warn("\n" + words("cli.main.interrupted"))
         return Exit.INTERRUPTED
     except BrokenPipeError:
         return Exit.OK
     except Exception:  # a bug in the tool itself: say so plainly, keep the traceback
         import traceback
 
-        env.warn("dojo: internal error (a bug in the tool, not in your kata). Details:")
+        env.warn(words("cli.main.internal"))
         env.warn(traceback.format_exc().rstrip())
         return Exit.INTERNAL

@@ -32,9 +32,9 @@ def cmd_lang(env: Env, args) -> int:
     env.say(words("cli.lang.saved", name=words(f"cli.lang.name.{args.language}"), path=shown(env, path)))
     rewritten, edited = rewrite_stubs(env, args.language)
     if rewritten:
-        env.say(words("cli.lang.stubs-rewritten", count=len(rewritten), files=", ".join(rewritten)))
+        env.say(words("cli.lang.stubs-rewritten", count=len(rewritten), files=words("cli.join.list").join(rewritten)))
     if edited:
-        env.say(words("cli.lang.stubs-edited", files=", ".join(shown(env, env.kata_file(k)) for k in edited),
+        env.say(words("cli.lang.stubs-edited", files=words("cli.join.list").join(shown(env, env.kata_file(k)) for k in edited),
                       first=edited[0].module))
     winner = lang.source(getattr(args, "lang_flag", None), state_dir=env.state_dir)
     if winner in ("flag", "env"):

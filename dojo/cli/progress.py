@@ -3,28 +3,29 @@ and ``dojo list``."""
 
 from __future__ import annotations
 
-from dojo import history, registry, schedule, screen
-from dojo.cli.common import Exit, next_kata, shown, state_now, words
+from dojo import history, locale, registry, schedule, screen
+from dojo.cli.common import Exit, next_kata, shown, state_now, styled, words
 from dojo.env import Env
 from dojo.render import duration, keep, line, paint, status_text
 from dojo.state import CHANGED, MISSING, UNJUDGED, Store
 
 
-#: The welcome: a greeting, a paragraph (its line breaks are where a pipe gets them), and the
-#: first commands to know, two a line.
-WELCOME_TEXT = """\
-Welcome to attention dojo.
-You will write attention from scratch in NumPy, one kata at a time. Each kata is a file in
-katas/ whose docstring is the contract; the judge runs property tests against PyTorch and
-accepts any correct answer, however you write it."""
+#: The first commands to know, two a line under the welcome: (command, what it does: an id).
 WELCOME_COMMANDS = [
-    ("dojo show KATA", "read the problem"), ("dojo test KATA", "judge your file once"),
-    ("dojo watch KATA", "re-judge on every save"), ("dojo hint KATA", "the next hint"),
-    ("dojo interview", "a timed mock interview"), ("dojo --help", "everything else"),
+    ("dojo show KATA", "cli.welcome.show"), ("dojo test KATA", "cli.welcome.test"),
+    ("dojo watch KATA", "cli.welcome.watch"), ("dojo hint KATA", "cli.welcome.hint"),
+    ("dojo interview", "cli.welcome.interview"), ("dojo --help", "cli.welcome.help"),
 ]
-WELCOME = WELCOME_TEXT + "\n\n" + "".join(
-    f"  {a:<19}{b:<24}{c:<18}{d}\n"
-    for (a, b), (c, d) in zip(WELCOME_COMMANDS[::2], WELCOME_COMMANDS[1::2]))
+
+
+def welcome() -> str:
+    """The welcome: a greeting, a paragraph (its line breaks are where a pipe gets them), and
+    the first commands to know, two a line (padded in cells)."""
+    commands = [(c, words(id)) for c, id in WELCOME_COMMANDS]
+    left = max(24, max(screen.cell_len(b) + 2 for _, b in commands[::2]))
+    rows = "".join(f"  {screen.pad(a, 19)}{screen.pad(b, left)}{screen.pad(c, 18)}{d}\n"
+                   for (a, b), (c, d) in zip(commands[::2], commands[1::2]))
+    return words("cli.welcome.greeting") + "\n" + words("cli.welcome.text") + "\n\n" + rows
 
 
 def cmd_progress(env: Env, args) -> int:
@@ -40,30 +41,34 @@ def cmd_progress(env: Env, args) -> int:
     nxt = next_kata(store)
     env.say()
     if nxt is None:
-        env.say(line(env, ("Every kata passes. ", "green bold"), "Try ", keep("`dojo interview`"), " against the clock."))
+        env.say(line(env, (words("cli.progress.all-pass"), "green bold"),
+                     *styled(env, "cli.progress.try-interview", {"command": "keep"}, command="`dojo interview`").runs))
     else:
         state = state_now(store, nxt)
         any_passed = any(state_now(store, k) == "passed" for k in registry.KATAS)
-        verb = "Continue with" if state not in (None, "not-started") else ("Next:" if any_passed else "Start with")
-        env.say(line(env, f"{verb} ", (nxt.module, "bold"), f" ({nxt.title}):"))
-        env.say(line(env, f"  {keep(f'dojo show {nxt.module}')}      then edit {shown(env, env.kata_file(nxt))}", hang=4))
-        env.say(line(env, f"  {keep(f'dojo watch {nxt.module}')}     re-judges on every save", hang=4))
+        verb = "continue" if state not in (None, "not-started") else ("next" if any_passed else "start")
+        env.say(styled(env, f"cli.progress.{verb}", {"kata": "bold"}, kata=nxt.module, title=locale.kata_title(nxt)))
+        edit = words("cli.progress.then-edit", path=shown(env, env.kata_file(nxt)))
+        env.say(line(env, f"  {keep(f'dojo show {nxt.module}')}      {edit}", hang=4))
+        env.say(line(env, f"  {keep(f'dojo watch {nxt.module}')}     {words('cli.progress.rejudges')}", hang=4))
     return Exit.OK
 
 
 def say_welcome(env: Env) -> None:
     """The welcome; on a terminal too narrow for it, its paragraph wrapped and one command a
     line."""
+    from dojo import cjk
+
     width = screen.columns(env)
-    if width is None or max(screen.cell_len(ln) for ln in WELCOME.splitlines()) <= width:
-        env.say(WELCOME)
+    text = welcome()
+    if width is None or max(screen.cell_len(ln) for ln in text.splitlines()) <= width:
+        env.say(text)
         return
-    greeting, text = WELCOME_TEXT.split("\n", 1)
-    env.say(greeting)
-    env.say(" ".join(text.split()))
+    env.say(words("cli.welcome.greeting"))
+    env.say(cjk.join_lines(words("cli.welcome.text")))
     env.say()
-    for command, what in WELCOME_COMMANDS:
-        env.say(line(env, "  ", keep(command), " " * (19 - len(command)), what, hang=21))
+    for command, id in WELCOME_COMMANDS:
+        env.say(line(env, "  ", keep(command), " " * (19 - len(command)), words(id), hang=21))
     env.say()
 
 
@@ -74,12 +79,31 @@ def gave_up(env: Env, verdict: dict | None, status, short: bool):
     if short and verdict and verdict.get("state") in ("passed", "failing"):
         return line(env, (text(message("status.short.gave-up", passed=verdict.get("passed"),
                                        total=verdict.get("total"))), "yellow"))
-    return line(env, *status.runs, ("  (gave up)", "yellow"))
+    return line(env, *status.runs, ("  " + words("cli.progress.gave-up"), "yellow"))
 
 
-#: The table's headers, and the shorter ones of a narrow terminal (with ``status_text(short)``).
-HEADERS = ["kata", "difficulty", "status", "hints", "next drill", "best interview"]
-SHORT_HEADERS = ["kata", "level", "status", "hints", "drill", "best"]
+#: The table's columns: ``cli.progress.header.<column>``, and the shorter headers of a narrow
+#: terminal (with ``status_text(short)``), ``cli.progress.short.<column>``.
+COLUMNS = ("kata", "difficulty", "status", "hints", "drill", "best")
+
+
+def headers(short: bool = False) -> list[str]:
+    return [words(f"cli.progress.{'short' if short else 'header'}.{c}") for c in COLUMNS]
+
+
+def difficulty(kata: registry.Kata) -> str:
+    id = f"cli.difficulty.{kata.difficulty}"
+    return words(id) if locale.has(id) else kata.difficulty
+
+
+def drill_cell(entry: schedule.Entry) -> str:
+    """The progress table's *next drill* cell (``schedule.Entry.cell``, in the tool's language)."""
+    if entry.overdue == 0:
+        return words("cli.progress.drill.today")
+    if entry.overdue:
+        return words("cli.progress.drill.overdue", days=entry.overdue)
+    return words("cli.progress.drill.tomorrow") if entry.days_left == 1 else words("cli.progress.drill.in",
+                                                                                  days=entry.days_left)
 
 
 def progress_table(env: Env, store: Store) -> dict:
@@ -95,7 +119,7 @@ def progress_table(env: Env, store: Store) -> dict:
     def rows(short: bool) -> list:
         out = []
         for track in registry.TRACKS:
-            out.append(screen.heading(env, track))
+            out.append(screen.heading(env, locale.track_name(track)))
             for i, k in enumerate(registry.KATAS, 1):
                 if k.track != track:
                     continue
@@ -105,15 +129,14 @@ def progress_table(env: Env, store: Store) -> dict:
                 if entry.get("gave_up"):
                     status = gave_up(env, now, status, short)
                 hints = f"{entry['hints_used']}/{len(k.hints)}" if entry["hints_used"] else "—"
-                drill = drills[k.module].cell() if k.module in drills else "—"
-                out.append([f"{i}. {k.module}", k.difficulty, status, hints, drill, duration(best.get(k.module))])
+                drill = drill_cell(drills[k.module]) if k.module in drills else "—"
+                out.append([f"{i}. {k.module}", difficulty(k), status, hints, drill, duration(best.get(k.module))])
         return out
 
-    table = rows(False)
-    headers = HEADERS
-    if not screen.fits(env, headers, table, indent=2):
-        table, headers = rows(True), SHORT_HEADERS
-    screen.table(env, headers, table, indent=2, nowrap=(0, 1, 3, 4, 5))
+    table, heads = rows(False), headers()
+    if not screen.fits(env, heads, table, indent=2):
+        table, heads = rows(True), headers(short=True)
+    screen.table(env, heads, table, indent=2, nowrap=(0, 1, 3, 4, 5))
     return drills
 
 
@@ -131,12 +154,11 @@ def due_lines(env: Env, entries: dict[str, schedule.Entry]) -> list[str]:
         return []
     due = sorted((e for e in entries.values() if e.kata in katas and e.overdue is not None),
                  key=lambda e: (e is not first, -e.overdue, katas.index(e.kata)))
-    names = ", ".join(f"{e.kata} ({e.cell()})" for e in due)
+    names = words("cli.join.list").join(words("cli.progress.due-item", kata=e.kata, when=drill_cell(e)) for e in due)
     return [
         "",
-        line(env, ("Due for a drill: ", "yellow bold"), names + ".", hang=2),
-        line(env, f"  {keep('dojo drill')}             an interview on {first.kata}, the most overdue, from a blank stub",
-             hang=25),
+        line(env, (words("cli.progress.due"), "yellow bold"), words("cli.progress.due-list", katas=names), hang=2),
+        line(env, f"  {keep('dojo drill')}             {words('cli.progress.drill-what', kata=first.kata)}", hang=25),
     ]
 
 

@@ -8,10 +8,10 @@ import time
 from pathlib import Path
 
 from dojo.cli.check import offer_next, record_verdict
-from dojo.cli.common import Exit, current_kata, kata_arg, shown
+from dojo.cli.common import Exit, current_kata, kata_arg, shown, styled, words
 from dojo.cli.show import next_hint
 from dojo.env import Env
-from dojo.render import keep, line, verdict_lines
+from dojo.render import line, verdict_lines
 from dojo.state import Store, content_hash
 
 
@@ -67,14 +67,14 @@ def cmd_watch(env: Env, args) -> int:
     store.load()
     kata = kata_arg(args.kata) if args.kata else current_kata(store)
     if kata is None:
-        env.say("Every kata passes already. Name one to keep practising: dojo watch KATA")
+        env.say(words("cli.watch.all-pass"))
         return Exit.OK
     judge = WarmJudge(env)
     keys = Keys(env.stdin)
     try:
         return watch_loop(env, store, judge, keys, kata, args.debounce)
     except KeyboardInterrupt:
-        env.say("\nStopped watching.")
+        env.say("\n" + words("cli.watch.stopped"))
         return Exit.INTERRUPTED
     finally:
         keys.restore()
@@ -82,8 +82,8 @@ def cmd_watch(env: Env, args) -> int:
 
 def watch_loop(env, store, judge, keys, kata, debounce: float) -> int:
     def announce(k):
-        env.say(line(env, (f"Watching {shown(env, env.kata_file(k))}", "bold"),
-                     " — save the file to re-judge.   keys: h hint · q quit"))
+        env.say(line(env, (words("cli.watch.watching", path=shown(env, env.kata_file(k))), "bold"),
+                     words("cli.watch.keys")))
 
     announce(kata)
     path = env.kata_file(kata)
@@ -93,12 +93,12 @@ def watch_loop(env, store, judge, keys, kata, debounce: float) -> int:
     while True:
         key = keys.poll(0.05)
         if key in ("q", "Q"):
-            env.say("Bye.")
+            env.say(words("cli.watch.bye"))
             return Exit.OK
         if key in ("h", "H"):
             if passed:
-                env.say(line(env, f"{kata.module} passes already: no hint spent. ", keep(f"`dojo hint {kata.module}`"),
-                             " shows one anyway."))
+                env.say(styled(env, "cli.watch.no-hint", {"command": "keep"}, kata=kata.module,
+                               command=f"`dojo hint {kata.module}`"))
             else:
                 next_hint(env, store, kata)
         if key in ("n", "N") and passed and nxt is not None:
@@ -108,7 +108,8 @@ def watch_loop(env, store, judge, keys, kata, debounce: float) -> int:
         sig = file_signature(path)
         if sig == judged:
             continue
-        env.say(line(env, (f"[{time.strftime('%H:%M:%S', time.localtime(env.now()))}] checking…", "cyan")))
+        env.say(line(env, (words("cli.watch.checking", time=time.strftime("%H:%M:%S", time.localtime(env.now()))),
+                           "cyan")))
         # Debounce: editors often write a file in several steps; wait until it holds still.
         settled = time.monotonic()
         while time.monotonic() - settled < debounce:
@@ -119,7 +120,7 @@ def watch_loop(env, store, judge, keys, kata, debounce: float) -> int:
         # A save while the judge runs stops it; a verdict is shown only for what the file holds.
         verdict = judge.judge(kata, path.parent, stale=lambda: file_signature(path) != sig)
         if verdict is None or file_signature(path) != sig:
-            env.say(line(env, ("saved again while checking: judging the new version instead.", "cyan")))
+            env.say(line(env, (words("cli.watch.saved-again"), "cyan")))
             continue
         judged = sig
         record_verdict(store, kata, verdict, env, sig)
@@ -129,5 +130,5 @@ def watch_loop(env, store, judge, keys, kata, debounce: float) -> int:
         if passed:
             nxt = offer_next(env, store, kata)
             if nxt is not None and nxt.module != kata.module:
-                env.say("Press n to watch it now, q to quit.")
+                env.say(words("cli.watch.press-n"))
         env.say()

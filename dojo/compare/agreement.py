@@ -10,7 +10,11 @@ that time out, the remaining cases are not run.
 
 from __future__ import annotations
 
+import functools
+
+from dojo import locale
 from dojo.compare.words import clip, describe, fmt, human_bytes, raised_text
+from dojo.messages import t
 
 RTOL = 1e-9
 ATOL = 1e-12
@@ -24,11 +28,11 @@ def split_outputs(value, battery):
 
     if battery.single:
         if not isinstance(value, np.ndarray):
-            return None, f"yours returned {describe(value)}, not a NumPy array"
+            return None, t("compare.returned.not-array", value=describe(value))
         return [value], None
     names = ", ".join(battery.outputs)
     if not isinstance(value, tuple) or len(value) != len(battery.outputs):
-        return None, f"yours returned {describe(value)}, not a tuple ({names})"
+        return None, t("compare.returned.not-tuple", value=describe(value), names=names)
     return list(value), None
 
 
@@ -68,22 +72,25 @@ def compare_values(yours_value, ref_value, battery) -> tuple[bool, str, dict]:
     if problem:
         return False, problem, {}
     diffs, parts, agree = {}, [], True
+
+    def labelled(name: str, text: str) -> str:
+        return text if battery.single else t("compare.output", name=name, text=text)
+
     for name, y, r in zip(battery.outputs, outs, ref_outs):
-        label = "" if battery.single else f"{name}: "
         if not isinstance(y, np.ndarray):
             agree = False
-            parts.append(f"{label}yours is {describe(y)}, not a NumPy array")
+            parts.append(labelled(name, t("compare.output.not-array", value=describe(y))))
             continue
         if y.shape != r.shape:
             agree = False
-            parts.append(f"{label}shape {y.shape}, the reference's is {r.shape}")
+            parts.append(labelled(name, t("compare.output.shape", yours=str(y.shape), reference=str(r.shape))))
             continue
         d = array_diff(y, r)
         diffs[name] = d
-        text = f"{label}max |Δ| {fmt(d['max_abs'])}, rel {fmt(d['max_rel'])}"
+        text = t("compare.output.diff", abs=fmt(d["max_abs"]), rel=fmt(d["max_rel"]))
         if y.dtype != np.float64:
             agree = False
-            text = f"{label}dtype {y.dtype}, not float64 ({text[len(label):]})"
+            text = t("compare.output.dtype", dtype=str(y.dtype), diff=text)
         if not d["agree"]:
             agree = False
         parts.append(text)
@@ -93,17 +100,17 @@ def compare_values(yours_value, ref_value, battery) -> tuple[bool, str, dict]:
         name = battery.outputs[i] if i < len(battery.outputs) else None
         d = diffs.get(name)
         if d and not d["agree"]:
-            label = "" if battery.single else f"{name}: "
             f = d["first"]
-            where = tuple(f["index"])
+            where = str(tuple(f["index"]))
             if d["nan"]:
-                parts[i] = (f"{label}{d['nan']} NaN/inf where the reference has numbers, first at {where} "
-                            f"(reference {f['reference']:.4g})")
+                parts[i] = t("compare.output.nan", count=d["nan"], where=where, reference=f"{f['reference']:.4g}")
             else:
-                parts[i] += f" — first at {where}: yours {f['yours']:.10g}, reference {f['reference']:.10g}"
+                parts[i] = t("compare.output.first", diff=parts[i], where=where, yours=f"{f['yours']:.10g}",
+                             reference=f"{f['reference']:.10g}")
             break
+    parts = [labelled(name, part) if name in diffs else part for name, part in zip(battery.outputs, parts)]
     if agree and diffs and all(d["max_abs"] == 0 for d in diffs.values()):
-        return True, "identical", diffs
+        return True, t("compare.identical"), diffs
     return agree, " · ".join(parts), diffs
 
 
@@ -116,42 +123,46 @@ def compare_case(ref, yours, battery, file_name: str) -> tuple[bool, str, dict]:
         value = ref.value
         if isinstance(value, tuple):
             shapes = [getattr(v, "shape", "?") for v in value]
-            return " and ".join(f"{name} {shape}" for name, shape in zip(battery.outputs, shapes))
-        return f"an array of shape {getattr(value, 'shape', '?')}"
+            said = [f"{name} {shape}" for name, shape in zip(battery.outputs, shapes)]
+            return functools.reduce(lambda a, b: t("compare.case.outputs", first=a, second=b), said)
+        return t("compare.case.shape", shape=str(getattr(value, "shape", "?")))
 
     if yours.status == "skipped":
-        return False, yours.message, {}
+        return False, account(yours), {}
     if yours.status == "timeout":
-        what = f"yours did not return within {yours.seconds:g} s of CPU time (timed out; an endless loop?)"
+        what = t("compare.case.timeout", seconds=f"{yours.seconds:g}")
         if "waited" in yours.message:  # not computing at all: sleeping or blocked
-            what = f"yours did not return: {yours.message.split('() ', 1)[-1]}"
+            english = locale.LANGUAGE == "en" or yours.said is None
+            what = t("compare.case.waited", text=yours.message.split("() ", 1)[-1] if english else account(yours))
         return False, what, {}
     if yours.status == "crashed":
-        return False, f"yours ended the process running it: {yours.message}", {}
+        return False, t("compare.case.crashed", text=account(yours)), {}
     if yours.status == "unpicklable":
-        return False, f"yours returned a {yours.error_type} that cannot be compared: {yours.message}", {}
+        return False, t("compare.case.unpicklable", type=yours.error_type, text=account(yours)), {}
     if yours.status == "cannot-load":
-        return False, yours.message, {}
+        return False, account(yours), {}
 
     if ref.returned:
         if yours.returned:
             if yours.mutated:
-                names = ", ".join(f"`{k}`" for k in yours.mutated)
-                return False, f"yours modified its input {names} in place (the caller's array must be left as it was)", {}
+                names = t("compare.list.sep").join(f"`{k}`" for k in yours.mutated)
+                return False, t("compare.case.mutated", names=names), {}
             return compare_values(yours.value, ref.value, battery)
-        return False, f"yours raised {raised_text(yours, file_name)}; the reference returned {ref_returned()}", {}
+        return False, t("compare.case.raised", raised=raised_text(yours, file_name), returned=ref_returned()), {}
 
     # the reference raised
     if ref.value_error and yours.status == "raised" and yours.value_error:
-        extra = "" if yours.error_type == "ValueError" else f" (yours: {yours.error_type}, a subclass)"
-        return True, f"both raise ValueError{extra}", {}
+        if yours.error_type == "ValueError":
+            return True, t("compare.case.both-value-error"), {}
+        return True, t("compare.case.both-value-error.subclass", type=yours.error_type), {}
     if yours.returned:
-        return False, f"reference raises ValueError ({clip(ref.message, 60)}); yours returned {returned(yours)}", {}
+        return False, t("compare.case.returned-not-raised", message=clip(ref.message, 60), returned=returned(yours)), {}
     if ref.value_error:
-        return False, f"reference raises ValueError ({clip(ref.message, 60)}); yours raised {raised_text(yours, file_name)}", {}
+        return False, t("compare.case.raised-other", message=clip(ref.message, 60),
+                        raised=raised_text(yours, file_name)), {}
     if yours.status == "raised" and yours.error_type == ref.error_type:
-        return True, f"both raise {ref.error_type}", {}
-    return False, f"reference raises {raised_text(ref)}; yours raised {raised_text(yours, file_name)}", {}
+        return True, t("compare.case.both-raise", type=ref.error_type), {}
+    return False, t("compare.case.raise-differ", reference=raised_text(ref), raised=raised_text(yours, file_name)), {}
 
 
 def memory_verdict(case, peak: int | None, text: str) -> tuple[bool, str]:
@@ -159,11 +170,10 @@ def memory_verdict(case, peak: int | None, text: str) -> tuple[bool, str]:
     are not enough when the peak (resident memory growth during one call) is over ``case.max_bytes``."""
     bound = human_bytes(case.max_bytes)
     if peak is None:
-        return False, f"{text}, but yours could not be measured for memory (the contract bounds it at {bound})"
+        return False, t("compare.memory.unmeasured", text=text, bound=bound)
     if peak > case.max_bytes:
-        return False, (f"the values agree, but yours peaked at {human_bytes(peak)} of memory (resident memory growth during the call); "
-                       f"the contract's bound is {bound}")
-    return True, f"{text}; peak memory {human_bytes(peak)}, under the bound of {bound}"
+        return False, t("compare.memory.over", peak=human_bytes(peak), bound=bound)
+    return True, t("compare.memory.under", text=text, peak=human_bytes(peak), bound=bound)
 
 
 def run_battery(battery, ref_fn, yours, timeout: float, file_name: str, outcomes: list | None = None) -> list[dict]:
@@ -175,7 +185,7 @@ def run_battery(battery, ref_fn, yours, timeout: float, file_name: str, outcomes
         inputs = battery.inputs(case)
         ref = call_here(ref_fn, battery.inputs(case))
         if timeouts >= MAX_TIMEOUTS:
-            mine = Outcome("skipped", message=f"not run: yours already timed out {timeouts} times")
+            mine = Outcome("skipped", message=t("compare.case.not-run", count=timeouts))
         else:
             mine = yours.call(inputs, timeout)
             timeouts += mine.status == "timeout"
@@ -205,3 +215,11 @@ def outcome_json(outcome) -> dict:
     elif outcome.message:
         data["message"] = outcome.message
     return data
+
+
+def account(outcome) -> str:
+    """What happened to a call, in the screen's language: the tool's own account of a hang, a
+    crash or a file that cannot be loaded (``Outcome.said``), else the words it came with."""
+    from dojo.messages import text
+
+    return text(outcome.said) if outcome.said else outcome.message

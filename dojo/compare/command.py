@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
+from dojo import locale
 from dojo.cli import Exit, UsageError, kata_arg, number, shown
 from dojo.compare.agreement import ATOL, MAX_TIMEOUTS, RTOL, outcome_json, run_battery
 from dojo.compare.maps import build_maps, png_heading
@@ -15,7 +16,9 @@ from dojo.compare.report import agreement_section, diff_lines, fit, fit_width, m
 from dojo.compare.speed import run_speed
 from dojo.compare.unlock import code_diff, code_unlocked, locked_text
 from dojo.env import Env
+from dojo.messages import t
 from dojo.render import paint
+from dojo.screen import cell_len, pad
 from dojo.state import atomic_write_bytes, atomic_write_text
 
 if TYPE_CHECKING:
@@ -28,20 +31,17 @@ DEFAULT_TIMEOUT = 3.0
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "compare",
-        help="your answer next to the reference: agreement, attention maps, speed, code",
-        description="Run your implementation and the reference on the same inputs and show where "
-                    "they differ. Exit code 0 when they agree on every case, 1 otherwise.",
+        help=t("compare.help"),
+        description=t("compare.description"),
     )
     p.add_argument("kata")
-    p.add_argument("--file", metavar="PATH", help="compare this file instead of katas/KATA.py (e.g. an interview attempt)")
-    p.add_argument("--reveal", action="store_true",
-                   help="show the code diff before the kata passes (recorded in your progress as a give-up)")
-    p.add_argument("--png", metavar="PATH", help="also write the attention maps as a PNG image")
-    p.add_argument("--json", metavar="PATH",
-                   help="write the whole comparison as JSON (`--json -`: to standard output, the report to standard error)")
+    p.add_argument("--file", metavar="PATH", help=t("compare.arg.file"))
+    p.add_argument("--reveal", action="store_true", help=t("compare.arg.reveal"))
+    p.add_argument("--png", metavar="PATH", help=t("compare.arg.png"))
+    p.add_argument("--json", metavar="PATH", help=t("compare.arg.json"))
     p.add_argument("--timeout", type=number(0, 3600, "seconds", low_open=True), default=DEFAULT_TIMEOUT, metavar="S",
-                   help=f"seconds one call into your code may take (default {DEFAULT_TIMEOUT:g})")
-    p.add_argument("--no-speed", action="store_true", help="skip the speed section (and the torch import)")
+                   help=t("compare.arg.timeout", default=f"{DEFAULT_TIMEOUT:g}"))
+    p.add_argument("--no-speed", action="store_true", help=t("compare.arg.no-speed"))
     p.add_argument("--sizes", type=_sizes, default=None, help=argparse.SUPPRESS)  # tests: smaller timings
     p.set_defaults(func=cmd_compare)
 
@@ -50,9 +50,9 @@ def _sizes(text: str) -> tuple[int, ...]:
     try:
         sizes = tuple(int(s) for s in text.split(","))
     except ValueError:
-        raise argparse.ArgumentTypeError("expected sizes, e.g. 48,64,96,128") from None
+        raise argparse.ArgumentTypeError(t("compare.arg.sizes.numbers")) from None
     if len(sizes) < 2 or sizes[0] <= 0 or any(a >= b for a, b in zip(sizes, sizes[1:])):
-        raise argparse.ArgumentTypeError("expected two or more increasing positive sizes")
+        raise argparse.ArgumentTypeError(t("compare.arg.sizes.increasing"))
     return sizes
 
 
@@ -61,18 +61,18 @@ def _writable(raw: str | None, flag: str) -> Path | None:
         return None
     path = Path(raw)
     if path.is_dir():
-        raise UsageError(f"{flag} {raw}: is a folder; give a file name")
+        raise UsageError(t("compare.usage.is-folder", flag=flag, path=raw))
     if not path.parent.exists():
-        raise UsageError(f"{flag} {raw}: folder {path.parent} does not exist")
+        raise UsageError(t("compare.usage.no-folder", flag=flag, path=raw, folder=str(path.parent)))
     return path
 
 
 def cmd_compare(env: Env, args) -> int:
     kata = kata_arg(args.kata)
     if args.json == "-" and args.png == "-":
-        raise UsageError("--png - and --json - cannot both go to standard output; give --png a file name.")
+        raise UsageError(t("compare.usage.both-stdout"))
     if args.png == "-":
-        raise UsageError("--png -: give a file name (a PNG is not for the terminal).")
+        raise UsageError(t("compare.usage.png-dash"))
     if args.json != "-":
         return compare(env, args, kata)
     # --json -: standard output carries the JSON alone (for a pipe into jq); the report goes to stderr
@@ -97,9 +97,11 @@ def compare(env: Env, args, kata, keep: bool = False):
 
     from dojo.isolate import Isolated
 
-    c.say(f"dojo compare {kata.module} — {kata.title}", "bold")
-    env.say(f"  yours:     {c.your_name}")
-    env.say(f"  reference: {c.ref_name}")
+    c.say(t("compare.title", kata=kata.module, title=locale.kata_title(kata)), "bold")
+    labels = {name: t(f"compare.label.{name}") for name in ("yours", "reference")}
+    room = max(cell_len(label) for label in labels.values()) + 1
+    env.say(f"  {pad(labels['yours'], room)}{c.your_name}")
+    env.say(f"  {pad(labels['reference'], room)}{c.ref_name}")
     with Isolated(path, kata.function, load_timeout=max(11.0, args.timeout)) as yours:
         rows, broken = section_agreement(c, yours)
         section_maps(c, yours, rows, broken, png_path)
@@ -108,7 +110,7 @@ def compare(env: Env, args, kata, keep: bool = False):
 
     if json_path:
         atomic_write_text(json_path, report_json(c.report), env)
-        env.say(f"Wrote the comparison to {shown(env, json_path)}")
+        env.say(t("compare.wrote-json", path=shown(env, json_path)))
     code = Exit.OK if c.report["agree"] else Exit.FAILED
     return (code, c.report) if keep else code
 
@@ -144,7 +146,7 @@ def _your_file(env: Env, args, kata) -> Path:
     if args.file:
         path = Path(args.file)
         if not path.is_file():
-            raise UsageError(f"--file {args.file}: no such file")
+            raise UsageError(t("compare.usage.no-file", path=args.file))
     else:
         path = env.kata_file(kata)
     return path
@@ -157,7 +159,7 @@ def _prepare(env: Env, args, kata, path: Path, width: int | None) -> Comparison:
 
     battery = BATTERIES.get(kata.module)
     if battery is None:
-        raise UsageError(f"`dojo compare` has no battery of inputs for {kata.module} yet (add dojo/batteries/{kata.module}.py).")
+        raise UsageError(t("compare.usage.no-battery", kata=kata.module))
     ref_path = env.solution_file(kata)
     ref_fn = load_kata(ref_path, kata.function)
     report = {"kata": kata.module, "file": str(path), "reference": str(ref_path),
@@ -173,27 +175,27 @@ def section_agreement(c: Comparison, yours) -> tuple[list[dict], str | None]:
     env, kata, battery = c.env, c.kata, c.battery
     problem = yours.load()
     broken = None
-    c.heading(f"1. Agreement — the same {len(battery.cases)} inputs through both "
-              "(tolerance rtol 1e-9, atol 1e-12 × scale)")
+    c.heading(t("compare.heading.agreement", count=len(battery.cases)))
     if problem is not None:
         state = problem.error_type
-        label = {"numpy-only": "breaks the NumPy-only rule", "timed-out": "hangs on import",
-                 "crashed": "crashes on import"}.get(state, "cannot be imported")
-        broken = f"{c.your_name} {label}"
-        rows = [{"case": "(every case)", "kind": "—", "agree": False, "result": f"{broken}: {problem.message}",
+        label = state if state in ("numpy-only", "timed-out", "crashed") else "cannot-import"
+        broken = t(f"compare.broken.{label}", file=c.your_name)
+        rows = [{"case": t("compare.every-case"), "kind": "—", "agree": False,
+                 "result": t("compare.output", name=broken, text=problem.message),
                  "diffs": {}, "reference": {}, "yours": outcome_json(problem)}]
         for ln in agreement_section(env, rows, battery, c.width, summary=False):
             env.say(ln)
-        c.say(f"✗ {broken}; nothing to compare. `dojo test {kata.module}` says more.", "red", "bold")
+        c.say(t("compare.nothing-to-compare", broken=broken, kata=kata.module), "red", "bold")
     else:
         outcomes: list = []
         rows = run_battery(battery, c.ref_fn, yours, c.args.timeout, c.path.name, outcomes)
         stub = all(r["yours"].get("type") == "NotImplementedError" for r in rows)
         if stub:
-            broken = f"{kata.function}() still raises NotImplementedError"
-            rows = [{"case": "(every case)", "kind": "—", "agree": False,
-                     "result": f"not started: {broken}", "diffs": {}, "reference": {}, "yours": rows[0]["yours"]}]
-            c.say(f"✗ Not started: {broken}. Write it in {c.your_name}, then compare again.", "red", "bold")
+            broken = t("compare.stub.raises", function=kata.function)
+            rows = [{"case": t("compare.every-case"), "kind": "—", "agree": False,
+                     "result": t("compare.stub.row", broken=broken), "diffs": {}, "reference": {},
+                     "yours": rows[0]["yours"]}]
+            c.say(t("compare.stub.say", broken=broken, file=c.your_name), "red", "bold")
         else:
             for ln in agreement_section(env, rows, battery, c.width):
                 env.say(ln)
@@ -218,62 +220,61 @@ def _known_bug(c: Comparison, outcomes: list, names: list[str]) -> None:
 
 def section_maps(c: Comparison, yours, rows: list[dict], broken: str | None, png_path: Path | None) -> None:
     """2. The map example's attention weights, yours beside the reference's (and the PNG)."""
+    from dojo.batteries import battery_text
     from dojo.heatmap import render_png, terminal_lines
 
     env = c.env
-    c.heading(f"2. Attention maps — {c.battery.map_what}")
+    c.heading(t("compare.heading.maps", what=battery_text(c.battery, "map_what")))
     hung = sum(r["yours"].get("status") == "timeout" for r in rows)
-    no_map = broken or (f"yours timed out on {hung} cases, so the example is not run" if hung >= MAX_TIMEOUTS else None)
+    no_map = broken or (t("compare.maps.timed-out", count=hung) if hung >= MAX_TIMEOUTS else None)
     maps, notes = build_maps(c.battery, c.ref_fn, yours, c.args.timeout, c.path.name, no_map)
     for ln in terminal_lines(maps, env.color, width=c.width):
         env.say(ln)
-    for sentence in notes:
-        c.say(sentence, "yellow" if "agree" not in sentence else "green")
+    for colour, sentence in notes:
+        c.say(sentence, colour)
     c.report["maps"] = maps_json(maps)
-    c.report["map_notes"] = notes
+    c.report["map_notes"] = [sentence for _, sentence in notes]
     if png_path:
         atomic_write_bytes(png_path, render_png(maps, png_heading(c.kata, c.battery)), env)
-        env.say(f"Wrote the maps to {shown(env, png_path)}")
+        env.say(t("compare.wrote-png", path=shown(env, png_path)))
 
 
 def section_speed(c: Comparison, yours, rows: list[dict], broken: str | None) -> None:
     """3. Reference, yours and torch timed at several sizes; only for an answer that agrees everywhere."""
     env, args = c.env, c.args
-    c.heading("3. Speed — yours vs the reference vs torch")
+    c.heading(t("compare.heading.speed"))
     disagree = sum(not r["agree"] for r in rows)
     if broken:
-        reason = f"skipped: {broken}"
+        reason = t("compare.speed.skipped", why=broken)
     elif disagree:
-        reason = (f"skipped: yours disagrees with the reference on {disagree} case(s). "
-                  "The speed of a wrong answer means little; fix those first.")
+        reason = t("compare.speed.skipped.disagree", count=disagree)
     elif args.no_speed:
-        reason = "skipped (--no-speed)"
+        reason = t("compare.speed.skipped.flag")
     else:
         reason = None
     if reason:
         c.say(reason)
         c.report["speed"] = {"skipped": reason}
     else:
-        env.say(paint(env, "timing (this imports torch, a couple of seconds)…", "dim"))
+        env.say(paint(env, t("compare.speed.timing"), "dim"))
         speed = run_speed(env, c.battery, c.ref_fn, yours, args.timeout, args.sizes)
-        for ln in speed_section(env, speed, c.width):
-            env.say(ln)
+        speed_section(env, speed, c.width)
         c.report["speed"] = speed
 
 
 def section_code(c: Comparison) -> None:
     """4. The unified diff, reference → yours, once unlocked (dojo/compare/unlock.py)."""
     env = c.env
-    c.heading("4. Code — unified diff, reference → yours")
+    c.heading(t("compare.heading.code"))
     show, gives_up = code_unlocked(env, c.kata, c.args.reveal)
     if show:
         diff = code_diff(c.ref_path, c.path, c.ref_name, c.your_name)
         if not diff:
-            env.say("Yours is identical to the reference.")
+            env.say(t("compare.code.identical"))
         for ln in diff_lines(env, diff):
             env.say(ln)
         if gives_up:
-            env.say(paint(env, "(recorded in your progress as a give-up)", "dim"))
+            env.say(paint(env, t("compare.code.gave-up"), "dim"))
         c.report["diff"] = "\n".join(diff)
     else:
         for ln in fit(locked_text(env, c.kata), c.width):

@@ -132,9 +132,9 @@ def exponent_text(fit: Fit) -> str:
     return f"n^{fit.exponent:.1f} ± {pm}"
 
 
-def why_not(fit: Fit, who: str, timed: int) -> dict | None:
-    """A catalogue message: why ``fit``'s exponent is not stated (``who``: "yours", "the
-    reference"; ``timed``: at how many sizes it was timed). None when the reason is the other
+def why_not(fit: Fit, who, timed: int) -> dict | None:
+    """A catalogue message: why ``fit``'s exponent is not stated (``who``: the message
+    ``compare.growth.who.yours`` or ``.reference``; ``timed``: at how many sizes it was timed). None when the reason is the other
     implementation's (its quick calls or its missing sizes left this one too few)."""
     if fit.reason == "loose":
         return message("compare.growth.why.loose", who=who, exponent=f"{fit.exponent:.1f}",
@@ -157,7 +157,8 @@ def growth_claim(yours: Mapping[int, Sequence[float]], reference: Mapping[int, S
     quick = {n for times in (yours, reference) for n in fit_growth(times, timed, floor).under_floor}
     mine, ref = fit_growth(yours, timed, floor, quick), fit_growth(reference, timed, floor, quick)
     if not (mine.supported and ref.supported):
-        whys = [w for f, who, times in ((mine, "yours", yours), (ref, "the reference", reference))
+        who_yours, who_ref = message("compare.growth.who.yours"), message("compare.growth.who.reference")
+        whys = [w for f, who, times in ((mine, who_yours, yours), (ref, who_ref, reference))
                 if not f.supported and (w := why_not(f, who, len(least(times)))) is not None]
         if not whys:  # each lost sizes to the other: they have too few sizes in common
             whys = [message("compare.growth.why.common", count=len(timed - quick), need=MIN_SIZES)]

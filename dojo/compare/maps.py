@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dojo.compare.agreement import ATOL, RTOL, compare_case, split_outputs
 from dojo.compare.words import raised_text
+from dojo.messages import t
 
 
 def pick(outputs: list, panel):
@@ -40,7 +41,8 @@ HEADING_CHARS = 72
 
 def png_heading(kata, battery, width: int = HEADING_CHARS) -> list[str]:
     """The PNG's heading, as the lines drawn: the kata (module and title), then the case the
-    maps show (``battery.map_what``, e.g. "… causal mask, key 6 is padding"), wrapped."""
+    maps show (``battery.map_what``, e.g. "… causal mask, key 6 is padding"), wrapped. English
+    in every language: the PNG's font (``dojo/pngfont.py``) has no Chinese glyphs."""
     import textwrap
 
     lines = textwrap.wrap(f"{kata.module} — {kata.title}", width, break_on_hyphens=False)
@@ -48,9 +50,12 @@ def png_heading(kata, battery, width: int = HEADING_CHARS) -> list[str]:
 
 
 def build_maps(battery, ref_fn, yours, timeout: float, file_name: str, yours_broken: str | None):
-    """The maps to draw, the sentences that explain them, and the outcome of your call."""
+    """The maps to draw, and the sentences that explain them as (colour, sentence): green when
+    the maps agree, else yellow. A map's ``title`` is the battery's (English, as the PNG draws
+    it); its ``label``, the terminal's, is in the tool's language."""
     import numpy as np
 
+    from dojo.batteries import battery_text, panel_title
     from dojo.heatmap import Map, differing
     from dojo.isolate import call_here
 
@@ -66,7 +71,7 @@ def build_maps(battery, ref_fn, yours, timeout: float, file_name: str, yours_bro
             your_outs, problem = split_outputs(mine.value, battery)
             note = problem
         elif mine.status == "raised":
-            note = f"yours raised {raised_text(mine, file_name)}"
+            note = t("compare.maps.raised", raised=raised_text(mine, file_name))
         else:
             note = compare_case(ref, mine, battery, file_name)[1]
     maps, notes = [], []
@@ -75,54 +80,57 @@ def build_maps(battery, ref_fn, yours, timeout: float, file_name: str, yours_bro
         y = pick(your_outs, panel) if your_outs is not None else None
         panel_note = note or ""
         if your_outs is not None and y is None:
-            panel_note = "not a 2-D array where the weights should be"
+            panel_note = t("compare.maps.not-2d")
         elif y is not None and y.shape != r.shape:
-            panel_note = f"shape {y.shape}, the reference's is {r.shape}"
+            panel_note = t("compare.maps.shape", yours=str(y.shape), reference=str(r.shape))
         if y is not None:
             with np.errstate(all="ignore"):
                 y = np.asarray(y).astype(np.float64)
         differ = differing(y, r, RTOL, ATOL)
-        maps.append(Map(panel.title, r, y, differ, panel.blocked, panel_note if y is None or differ is None else ""))
+        label = panel_title(battery, panel.title)
+        maps.append(Map(panel.title, r, y, differ, panel.blocked, panel_note if y is None or differ is None else "",
+                        label))
         if y is not None:
-            notes += diagnose(panel.title, r, y, differ, panel.blocked, battery.blocked_words,
+            notes += diagnose(label, r, y, differ, panel.blocked, battery_text(battery, "blocked_words"),
                               len(battery.panels(inputs)) > 1, panel.distribution)
     if note and your_outs is None:
-        notes.append(f"Yours has no map to draw: {note}")
+        notes.append(("yellow", t("compare.maps.nothing", why=note)))
     return maps, notes
 
 
 def diagnose(title, ref, yours, differ, blocked, blocked_words: str, prefix: bool,
-             distribution: bool = True) -> list[str]:
-    """Plain sentences for what the picture shows."""
+             distribution: bool = True) -> list[tuple[str, str]]:
+    """Plain sentences for what the picture shows, as (colour, sentence)."""
     import numpy as np
 
-    lead = f"{title}: " if prefix else ""
+    def lead(id: str, **params) -> str:
+        said = t(id, **params)
+        return t("compare.maps.panel", title=title, text=said) if prefix else said
+
     if differ is None:
-        return [f"{lead}yours has shape {yours.shape}, the reference {ref.shape}: they cannot be compared cell by cell."]
+        return [("yellow", lead("compare.maps.cannot-compare", yours=str(yours.shape), reference=str(ref.shape)))]
     out = []
     bad = ~np.isfinite(yours)
     if bad.any():
-        out.append(f"{lead}{int(bad.sum())} cells of yours are NaN or inf (!!).")
+        out.append(lead("compare.maps.nan", count=int(bad.sum())))
     if blocked is not None and blocked.shape == yours.shape:
         leak = blocked & (yours != 0) & np.isfinite(yours)
         if leak.any():
-            out.append(
-                f"{lead}yours puts weight on {int(leak.sum())} cells that must be exactly 0 "
-                f"(largest {float(np.max(np.abs(yours[leak]))):.3g}): {blocked_words}."
-            )
+            out.append(lead("compare.maps.leak", count=int(leak.sum()),
+                            largest=f"{float(np.max(np.abs(yours[leak]))):.3g}", blocked=blocked_words))
     with np.errstate(all="ignore"):
         rows_ok = not distribution or np.allclose(yours.sum(axis=1), 1.0, atol=1e-6)
         finite_cols = np.isfinite(yours).all(axis=0)  # a column of NaN (all blocked) says nothing
         cols_ok = finite_cols.any() and np.allclose(yours[:, finite_cols].sum(axis=0), 1.0, atol=1e-6)
     if not rows_ok and cols_ok:
-        out.append(f"{lead}your columns sum to 1, not your rows: the softmax runs over the wrong axis "
-                   "(it should normalise over the keys, along each row).")
+        out.append(lead("compare.maps.columns"))
     elif not rows_ok and not bad.any():
         sums = yours.sum(axis=1)
-        out.append(f"{lead}your rows sum to {float(sums.min()):.3g}…{float(sums.max()):.3g}, not 1.")
+        out.append(lead("compare.maps.rows", low=f"{float(sums.min()):.3g}", high=f"{float(sums.max()):.3g}"))
     n = int(differ.sum())
     if n and not out:
-        out.append(f"{lead}{n} of {differ.size} cells differ from the reference (×).")
-    elif not n:
-        out.append(f"{lead}the maps agree cell for cell.")
+        out.append(lead("compare.maps.differ", count=n, total=differ.size))
+    out = [("yellow", sentence) for sentence in out]
+    if not n:
+        out.append(("green", lead("compare.maps.agree")))
     return out

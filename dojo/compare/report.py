@@ -14,6 +14,7 @@ import math
 from dojo import screen
 from dojo.compare.words import human_bytes, human_time
 from dojo.env import Env
+from dojo.messages import t
 from dojo.render import paint, table
 
 
@@ -29,8 +30,11 @@ def fit(text: str, width: int | None, first: str = "", indent: str = "") -> list
     if width is None:
         return [first + text]
     room = max(20, width) - max(screen.cell_len(first), screen.cell_len(indent))
-    lines = screen.wrap_text(text, room) or [""]
+    lines = screen.wrap_text(text, room) or [""]  # Chinese breaks between characters (dojo/cjk.py)
     return [first + lines[0]] + [indent + ln for ln in lines[1:]]
+
+
+#: Punctuation a line may not start with (it stays with the character before it) or end with.
 
 
 def agreement_section(env: Env, rows: list[dict], battery, width: int | None = None,
@@ -39,11 +43,16 @@ def agreement_section(env: Env, rows: list[dict], battery, width: int | None = N
 
     A long result wraps under its own column; on a terminal too narrow even for that, each case
     takes two lines: the case, then its result."""
-    from dojo.batteries import KINDS
+    from dojo.batteries import KINDS, case_name
+
+    def kind(r) -> str:  # the JSON keeps the English kind, the screen says it in its language
+        return t(f"compare.kind.{r['kind']}") if r["kind"] in KINDS else r["kind"]
 
     ordered = [r for r in rows if not r["agree"]] + [r for r in rows if r["agree"]]
-    case_w = max([4] + [len(r["case"]) for r in ordered])
-    kind_w = max([4] + [len(r["kind"]) for r in ordered])
+    names = [case_name(battery, r["case"]) for r in ordered]
+    heads = [t("compare.table.case"), t("compare.table.kind"), t("compare.table.result")]
+    case_w = max([screen.cell_len(heads[0])] + [screen.cell_len(name) for name in names])
+    kind_w = max([screen.cell_len(heads[1])] + [screen.cell_len(kind(r)) for r in ordered])
     room = None if width is None else width - (1 + 2 + case_w + 2 + kind_w + 2)
     lines = []
 
@@ -54,29 +63,28 @@ def agreement_section(env: Env, rows: list[dict], battery, width: int | None = N
         return text if r["agree"] else paint(env, text, "red")
 
     if room is not None and room < 30:
-        for r in ordered:
-            lines += fit(f"{r['case']} ({r['kind']})", width - 3, first=mark(r) + "  ", indent="   ")
+        for r, name in zip(ordered, names):
+            lines += fit(t("compare.case-kind", case=name, kind=kind(r)), width - 3, first=mark(r) + "  ", indent="   ")
             lines += [result(r, ln) for ln in fit(r["result"], width - 5, first="     ", indent="     ")]
     else:
         cells = []
-        for r in ordered:
+        for r, name in zip(ordered, names):
             parts = fit(r["result"], room) if room else [r["result"]]
-            cells.append([mark(r), r["case"], r["kind"], result(r, parts[0])])
+            cells.append([mark(r), name, kind(r), result(r, parts[0])])
             cells += [["", "", "", result(r, part)] for part in parts[1:]]
-        lines += table(cells, ["", "case", "kind", "result"])
+        lines += table(cells, ["", *heads])
     if not summary:
         lines.append("")
         return lines
     lines.append("")
     bad = [r for r in rows if not r["agree"]]
+    sep = t("compare.list.sep")
     if not bad:
-        counts = ", ".join(f"{sum(r['kind'] == k for r in rows)} {k}" for k in KINDS)
-        text, style = f"✓ Yours agrees with the reference on all {len(rows)} cases ({counts}).", "green"
+        counts = sep.join(t(f"compare.count.{k}", count=sum(r["kind"] == k for r in rows)) for k in KINDS)
+        text, style = t("compare.agree-all", count=len(rows), counts=counts), "green"
     else:
-        kinds = ", ".join(
-            f"{n} {k}" for k in KINDS if (n := sum(r["kind"] == k for r in bad))
-        )
-        text, style = f"✗ Yours disagrees with the reference on {len(bad)} of {len(rows)} cases ({kinds}).", "red"
+        kinds = sep.join(t(f"compare.count.{k}", count=n) for k in KINDS if (n := sum(r["kind"] == k for r in bad)))
+        text, style = t("compare.disagree", bad=len(bad), total=len(rows), counts=kinds), "red"
     lines += [paint(env, ln, style, "bold") for ln in fit(text, width)]
     return lines
 
@@ -84,16 +92,22 @@ def agreement_section(env: Env, rows: list[dict], battery, width: int | None = N
 def threads_text(th: dict) -> str:
     """``Threads: 1 for NumPy (one BLAS thread in each worker, …), 1 for torch.``: each count
     says whose it is ("…, torch 2." at the end of the line read like torch's version)."""
-    torch_threads = f", {th['torch']} for torch" if "torch" in th else ""
-    return f"Threads: {th['numpy']} for NumPy ({th['source']}){torch_threads}."
+    if "torch" in th:
+        return t("compare.speed.threads.torch", numpy=th["numpy"], source=th["source"], torch=th["torch"])
+    return t("compare.speed.threads", numpy=th["numpy"], source=th["source"])
 
 
-def speed_section(env: Env, speed: dict, width: int | None = None) -> list[str]:
+def speed_section(env: Env, speed: dict, width: int | None = None) -> None:
+    """Print section 3: what was timed, the table (fitted to the terminal by ``screen.table``:
+    its headings wrap, a time or a size never breaks), the verdicts."""
     from dojo.messages import message, text
+
+    def glued(cell: str) -> str:
+        return cell.replace(" ", screen.NBSP)
 
     small, big = speed["shown"]
     th = speed["threads"]
-    lines = fit(f"float64, {speed['what']}. {threads_text(th)}", width)
+    lines = fit(t("compare.speed.what", what=speed["what"], threads=threads_text(th)), width)
     lines += fit(text(message("compare.speed.timed-at", sizes=", ".join(map(str, speed["sizes"])),
                               rounds=speed["rounds"], one_round=human_time(speed["one_round"]))), width)
     cells = []
@@ -101,29 +115,34 @@ def speed_section(env: Env, speed: dict, width: int | None = None) -> list[str]:
         row = speed["rows"][name]
         ratio = row.get("ratio")
         peak = row.get("peak", {})
-        untraced = "— (not traced)" if name == "torch" else "— (too slow to trace)"
+        untraced = t("compare.speed.not-traced") if name == "torch" else t("compare.speed.too-slow-to-trace")
 
         def memory(n):
-            return human_bytes(peak[n]) if peak.get(n) is not None else untraced
+            return glued(human_bytes(peak[n])) if peak.get(n) is not None else untraced
 
         memory_growth = row.get("memory_growth")
+        growth_cell = text(row["problem"]) if row.get("problem") and not row["times"] else text(row["growth_cell"])
         cells.append([
-            name,
-            human_time(row["seconds"].get(small)),
+            t(f"compare.speed.row.{name}"),
+            glued(human_time(row["seconds"].get(small))),
             memory(small),
-            human_time(row["seconds"].get(big)),
+            glued(human_time(row["seconds"].get(big))),
             memory(big),
             (f"{ratio:.2f}×" if ratio < 10 else f"{ratio:.0f}×") if ratio else "—",
-            text(row["problem"]) if row.get("problem") and not row["times"] else text(row["growth_cell"]),
+            glued(growth_cell) if growth_cell.startswith("n^") else growth_cell,
             f"n^{memory_growth:.1f}" if memory_growth is not None else "—",
         ])
-    versus = "vs reference" if speed["ratio_n"] == big else f"vs reference (n={speed['ratio_n']})"
-    lines += table(cells, ["", f"n={small}", "peak memory", f"n={big}", "peak memory", versus,
-                           "time grows like", "memory grows like"])
-    lines.append("")
+    versus = t("compare.speed.head.versus") if speed["ratio_n"] == big else t("compare.speed.head.versus-at",
+                                                                                n=speed["ratio_n"])
+    peak_head = t("compare.speed.head.peak")
+    for ln in lines:
+        env.say(ln)
+    screen.table(env, ["", f"n={small}", peak_head, f"n={big}", peak_head, versus,
+                       t("compare.speed.head.time"), t("compare.speed.head.memory")], cells)
+    env.say()
     for colour, note in speed["notes"]:
-        lines += [paint(env, ln, colour) for ln in fit(text(note), width)]
-    return lines
+        for ln in fit(text(note), width):
+            env.say(paint(env, ln, colour))
 
 
 def diff_lines(env: Env, diff: list[str]) -> list[str]:

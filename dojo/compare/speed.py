@@ -115,17 +115,20 @@ def run_speed(env: Env, battery, ref_fn, yours, timeout: float, sizes=None) -> d
     over ``ROUNDS`` rounds, and trace their peak memory at the battery's two sizes."""
     import inspect
 
+    from dojo.batteries import battery_text
     from dojo.isolate import Isolated
+    from dojo.messages import t
 
     speed = battery.speed
     sizes = tuple(sizes) if sizes else ladder(*speed.sizes)
     shown = speed.sizes if set(speed.sizes) <= set(sizes) else (sizes[0], sizes[-1])
     # Yours and the reference run alike: each in a worker with one BLAS thread; torch gets one too.
-    threads, source = 1, "one BLAS thread in each worker, as the judge runs them"
+    threads, source = 1, t("compare.speed.threads.source")
     started = time.perf_counter()
     reference = Isolated(Path(inspect.getsourcefile(ref_fn)), ref_fn.__name__)
     try:
         result = _run_speed(speed, reference, yours, timeout, sizes, shown, threads, source)
+        result["what"] = battery_text(battery, "speed_what")  # the shapes, in the tool's language
     finally:
         reference.close()
     result["seconds"] = time.perf_counter() - started  # the section's own wall time, torch's import included

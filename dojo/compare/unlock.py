@@ -13,6 +13,7 @@ from pathlib import Path
 
 from dojo.cli import shown
 from dojo.env import Env
+from dojo.messages import t
 from dojo.state import Store
 
 
@@ -34,9 +35,7 @@ def code_unlocked(env: Env, kata, reveal: bool) -> tuple[bool, bool]:
 
 def locked_text(env: Env, kata) -> str:
     """What section 4 says while the diff is locked."""
-    return (f"Locked until {shown(env, env.kata_file(kata))} passes `dojo test {kata.module}`. "
-            f"`dojo compare {kata.module} --reveal` shows it now (recorded as a give-up, like "
-            f"`dojo solution {kata.module} --give-up`, which unlocks it too).")
+    return t("compare.code.locked", file=shown(env, env.kata_file(kata)), kata=kata.module)
 
 
 def code_diff(reference: Path, yours: Path, ref_name: str, your_name: str) -> list[str]:
@@ -44,5 +43,6 @@ def code_diff(reference: Path, yours: Path, ref_name: str, your_name: str) -> li
     try:
         b = yours.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError as e:
-        return [f"(cannot read {your_name}: {e})"]
-    return list(difflib.unified_diff(a, b, f"{ref_name} (reference)", f"{your_name} (yours)", lineterm=""))
+        return [t("compare.code.cannot-read", file=your_name, error=str(e))]
+    return list(difflib.unified_diff(a, b, t("compare.code.reference", file=ref_name), t("compare.code.yours", file=your_name),
+                                     lineterm=""))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from dojo.messages import t
 from dojo.wire import type_name
 
 
@@ -26,10 +27,11 @@ def describe(value, limit: int = 70) -> str:
         body = " ".join(body.split())
         if len(body) > limit:
             body = body[: limit - 1] + "…"
-        return f"array {value.shape} {value.dtype} {body}"
+        return t("compare.value.array", shape=str(value.shape), dtype=str(value.dtype), body=body)
     if isinstance(value, tuple):
-        parts = [f"array {v.shape} {v.dtype}" if isinstance(v, np.ndarray) else type_name(v) for v in value]
-        return f"a tuple ({', '.join(parts)})"
+        parts = [t("compare.value.array-short", shape=str(v.shape), dtype=str(v.dtype)) if isinstance(v, np.ndarray)
+                 else type_name(v) for v in value]
+        return t("compare.value.tuple", parts=t("compare.list.sep").join(parts))
     text = repr(value)
     return f"{type_name(value)} {text[:limit]}{'…' if len(text) > limit else ''}"
 
@@ -43,7 +45,7 @@ def raised_text(outcome, file_name: str | None = None) -> str:
     if len(text) > 110:
         text = text[:109] + "…"
     if outcome.line and file_name:
-        text += f" (line {outcome.line} of {file_name})"
+        text = t("compare.raised.line", raised=text, line=outcome.line, file=file_name)
     return text
 
 

@@ -6,6 +6,13 @@ from __future__ import annotations
 import numpy as np
 
 from dojo.demos import Shown, demo, softmax
+from dojo.messages import t
+
+
+def say(key: str, **params) -> str:
+    """A line of these demonstrations in the tool's language: ``kata.attention_backward.demo.<key>``
+    (dojo/locale/<lang>/katas/attention_backward.toml); numbers come in formatted."""
+    return t("kata.attention_backward.demo." + key, **params)
 
 
 def attention_and_grads(q, k, v, d_out):
@@ -28,9 +35,9 @@ def backward_identities() -> Shown:
     bias = rng.standard_normal(3)
     shifted = float(np.abs(attention_and_grads(q, k + bias, v, d_out)[0] - out).max())
     lines = [
-        f"rowsum(dP ∘ P) - rowsum(dO ∘ O): largest difference {identity:.1e}",
-        f"sum of dk over the keys: largest entry {dk_sum:.1e} (dk itself is up to {np.abs(dk).max():.2f})",
-        f"the same bias added to every key changes the output by {shifted:.1e}",
+        say("identities-rowsum", difference=f"{identity:.1e}"),
+        say("identities-dk-sum", largest=f"{dk_sum:.1e}", dk_max=f"{np.abs(dk).max():.2f}"),
+        say("identities-key-bias", change=f"{shifted:.1e}"),
     ]
     return Shown(lines, {"identity": identity, "dk_sum": dk_sum, "dk_max": float(np.abs(dk).max()),
                          "bias_change": shifted})
@@ -56,6 +63,6 @@ def finite_differences() -> Shown:
             numeric[idx] = (f_plus - f_minus) / (2 * h)
         rel = np.abs(numeric - analytic[name]).max() / np.abs(analytic[name]).max()
         worst = max(worst, float(rel))
-    lines = [f"central differences, h = {h:g}, loss = sum(d_out ∘ out), n = 3, m = 5, d_k = 4, d_v = 2:",
-             f"  largest relative disagreement with the hand-written gradients: {worst:.1e}"]
+    lines = [say("differences-setup", h=f"{h:g}", n=q.shape[0], m=k.shape[0], d_k=q.shape[1], d_v=v.shape[1]),
+             say("differences-worst", worst=f"{worst:.1e}")]
     return Shown(lines, {"worst_relative": worst})

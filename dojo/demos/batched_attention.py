@@ -6,6 +6,13 @@ from __future__ import annotations
 import numpy as np
 
 from dojo.demos import Shown, demo
+from dojo.messages import t
+
+
+def say(key: str, **params) -> str:
+    """A line of these demonstrations in the tool's language: ``kata.batched_attention.demo.<key>``
+    (dojo/locale/<lang>/katas/batched_attention.toml); numbers come in formatted."""
+    return t("kata.batched_attention.demo." + key, **params)
 
 
 @demo("padding_waste")
@@ -16,10 +23,11 @@ def padding_waste() -> Shown:
     padded_pairs = len(lengths) * lengths.max() ** 2  # attention scores computed with padding
     packed_pairs = int((lengths.astype(np.int64) ** 2).sum())  # varlen: each sequence on its own
     lines = [
-        f"16 sequences, lengths {lengths.min()}..{lengths.max()} (seeded draw), padded to {lengths.max()}:",
-        f"  tokens: {lengths.sum()} real of {padded_tokens} ({1 - lengths.sum() / padded_tokens:.0%} padding)",
-        f"  attention scores: {packed_pairs:.2e} needed, {padded_pairs:.2e} computed "
-        f"({1 - packed_pairs / padded_pairs:.0%} wasted)",
+        say("padding-batch", count=len(lengths), shortest=int(lengths.min()), longest=int(lengths.max())),
+        say("padding-tokens", real=int(lengths.sum()), padded=int(padded_tokens),
+            share=f"{1 - lengths.sum() / padded_tokens:.0%}"),
+        say("padding-scores", needed=f"{packed_pairs:.2e}", computed=f"{padded_pairs:.2e}",
+            share=f"{1 - packed_pairs / padded_pairs:.0%}"),
     ]
     return Shown(lines, {"lengths": lengths.tolist(), "padded_pairs": int(padded_pairs),
                          "packed_pairs": packed_pairs, "padded_tokens": int(padded_tokens)})

@@ -6,6 +6,12 @@ from __future__ import annotations
 import numpy as np
 
 from dojo.demos import Shown, demo, softmax
+from dojo.messages import t
+
+
+def _say(slug: str, **params) -> str:
+    """One line of a demonstration, in the tool's language (``kata.causal_self_attention.demo.<slug>``)."""
+    return t(f"kata.causal_self_attention.demo.{slug}", **params)
 
 
 @demo("future_leak_test")
@@ -25,9 +31,9 @@ def future_leak_test() -> Shown:
     right = np.abs(layer(changed, tril) - layer(x, tril))
     wrong = np.abs(layer(changed, tril.T) - layer(x, tril.T))  # triu: a mask that leaks
     lines = [
-        f"change the last of {n} tokens, compare the outputs of the others:",
-        f"  tril mask: largest change in rows 0..{n - 2} = {right[:-1].max():.1e}, in the last row = {right[-1].max():.1e}",
-        f"  triu mask: largest change in rows 0..{n - 2} = {wrong[:-1].max():.1e}   (a future leak)",
+        _say("leak-setup", n=n),
+        _say("leak-tril", last_past=n - 2, past=f"{right[:-1].max():.1e}", last=f"{right[-1].max():.1e}"),
+        _say("leak-triu", last_past=n - 2, past=f"{wrong[:-1].max():.1e}"),
     ]
     return Shown(lines, {"past_change": float(right[:-1].max()), "last_change": float(right[-1].max()),
                          "leaky_past_change": float(wrong[:-1].max())})

@@ -8,6 +8,13 @@ import tracemalloc
 import numpy as np
 
 from dojo.demos import Shown, demo, size, softmax
+from dojo.messages import t
+
+
+def say(key: str, **params) -> str:
+    """A line of these demonstrations in the tool's language: ``kata.flash_attention.demo.<key>``
+    (dojo/locale/<lang>/katas/flash_attention.toml); numbers come in formatted."""
+    return t("kata.flash_attention.demo." + key, **params)
 
 
 def blocked_attention(q, k, v, block: int):
@@ -54,13 +61,13 @@ def flash_memory() -> Shown:
     working = ((b_r + 2 * b_c) * big_d * fp16  # Q, K, V tiles
                + (b_r * b_c + b_r * big_d + 2 * b_r) * fp32)  # score tile, accumulator, max and sum
     lines = [
-        f"measured with tracemalloc, float64, n = m = {n}, d = {d}:",
-        f"  full attention peak:           {size(full_peak)}   (one score matrix is {size(n * n * 8)})",
-        f"  blocks of {block} keys, peak:      {size(tiled_peak)}   same output to {np.abs(full - tiled).max():.0e}",
-        f"counted for one head at n = {big_n}, d = {big_d}, float16 inputs, tiles {b_r} × {b_c}:",
-        f"  score matrix in HBM:           {size(score)}",
-        f"  on-chip working set per step:  {size(working)}  (Q, K, V tiles; float32 score tile,",
-        "                                 accumulator, running max and sum)",
+        say("memory-measured", n=n, d=d),
+        say("memory-full", peak=size(full_peak), matrix=size(n * n * 8)),
+        say("memory-blocks", block=block, peak=size(tiled_peak), diff=f"{np.abs(full - tiled).max():.0e}"),
+        say("memory-counted", n=big_n, d=big_d, b_r=b_r, b_c=b_c),
+        say("memory-hbm", size=size(score)),
+        say("memory-working", size=size(working)),
+        say("memory-working-more"),
     ]
     return Shown(lines, {"n": n, "full_peak": full_peak, "tiled_peak": tiled_peak,
                          "max_diff": float(np.abs(full - tiled).max()), "score": score, "working": working})
@@ -74,11 +81,10 @@ def flash_block_sizes() -> Shown:
         tiles = (b_r + 2 * b_c) * d * fp16  # Q tile + K tile + V tile
         buffered = tiles + 2 * b_c * d * fp16  # plus the next K and V tiles, loading meanwhile
         rows.append({"b_r": b_r, "b_c": b_c, "tiles": tiles, "buffered": buffered, "fits": buffered <= budget})
-    lines = [f"shared memory for Q, K, V tiles, d = {d}, float16, budget {budget / 1000:.0f} KB (stated):",
-             "   B_r × B_c    tiles   double-buffered K, V   fits"]
+    lines = [say("tiles-budget", d=d, budget=f"{budget / 1000:.0f}"), say("tiles-header")]
     for r in rows:
-        lines.append(f"  {r['b_r']:>4} × {r['b_c']:<4} {r['tiles'] / 1000:6.1f} KB   {r['buffered'] / 1000:17.1f} KB   "
-                     f"{'yes' if r['fits'] else 'no'}")
+        lines.append(say("tiles-row", b_r=f"{r['b_r']:>4}", b_c=f"{r['b_c']:<4}", tiles=f"{r['tiles'] / 1000:6.1f}",
+                         buffered=f"{r['buffered'] / 1000:17.1f}", fits=say("tiles-fit" if r["fits"] else "tiles-no-fit")))
     return Shown(lines, {"budget": budget, "rows": rows})
 
 
@@ -92,11 +98,11 @@ def causal_blocks() -> Shown:
     unmasked = int((k_first + block - 1 <= q_first).sum())  # every key at or before every query
     diagonal = t * t - skipped - unmasked
     lines = [
-        f"n = {n}, blocks of {block}: a {t} × {t} grid of {t * t} blocks",
-        f"  skipped (all keys in the future): {skipped}",
-        f"  on the diagonal (masked inside):  {diagonal}",
-        f"  below (no mask needed):           {unmasked}",
-        f"  work done: {(t * t - skipped) / (t * t):.1%} of full attention",
+        say("causal-grid", n=n, block=block, t=t, blocks=t * t),
+        say("causal-skipped", count=skipped),
+        say("causal-diagonal", count=diagonal),
+        say("causal-below", count=unmasked),
+        say("causal-work", share=f"{(t * t - skipped) / (t * t):.1%}"),
     ]
     return Shown(lines, {"t": t, "skipped": skipped, "diagonal": diagonal, "unmasked": unmasked})
 
@@ -114,9 +120,9 @@ def lse_rebuild() -> Shown:
     p_bytes = big * big * fp16
     lse_bytes = big * fp32
     lines = [
-        f"exp(S - lse) against softmax(S), n = {n}, m = {m}: largest difference {err:.1e}",
-        f"stored for the backward pass, one head at n = m = {big}:",
-        f"  P in float16:    {size(p_bytes)}  ({size(p_bytes * heads)} for {heads} heads of one layer)",
-        f"  lse in float32:  {size(lse_bytes)}",
+        say("lse-rebuilt", n=n, m=m, error=f"{err:.1e}"),
+        say("lse-stored", n=big),
+        say("lse-p", size=size(p_bytes), total=size(p_bytes * heads), heads=heads),
+        say("lse-lse", size=size(lse_bytes)),
     ]
     return Shown(lines, {"rebuild_error": err, "p_bytes": p_bytes, "lse_bytes": lse_bytes})

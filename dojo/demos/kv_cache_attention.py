@@ -4,6 +4,12 @@ its memory, decoding's arithmetic intensity, recomputing without it."""
 from __future__ import annotations
 
 from dojo.demos import Shown, demo, kv_cache_bytes, size
+from dojo.messages import t
+
+
+def _say(slug: str, **params) -> str:
+    """One line of a demonstration, in the tool's language (``kata.kv_cache_attention.demo.<slug>``)."""
+    return t(f"kata.kv_cache_attention.demo.{slug}", **params)
 
 
 @demo("kv_cache_memory")
@@ -14,11 +20,11 @@ def kv_cache_memory() -> Shown:
     gqa = kv_cache_bytes(layers, 8, head_dim, tokens, fp16)
     per_token = kv_cache_bytes(layers, heads, head_dim, 1, fp16)
     lines = [
-        "bytes = 2 (k and v) × layers × kv_heads × head_dim × tokens × bytes per value",
-        f"7B model (stated: {layers} layers, {heads} heads × {head_dim}, float16), {tokens} tokens:",
-        f"  multi-head, {heads} kv heads: {size(per_token)} per token, {size(mha)} in all",
-        f"  GQA, 8 kv heads:          {size(gqa)} in all ({mha / gqa:.0f}× smaller)",
-        f"  for scale: the float16 weights of {params:.0e} parameters take {size(params * fp16)}",
+        _say("memory-formula"),
+        _say("memory-model", layers=layers, heads=heads, head_dim=head_dim, tokens=tokens),
+        _say("memory-mha", heads=heads, per_token=size(per_token), total=size(mha)),
+        _say("memory-gqa", kv_heads=8, total=size(gqa), factor=f"{mha / gqa:.0f}"),
+        _say("memory-weights", params=f"{params:.0e}", weights=size(params * fp16)),
     ]
     return Shown(lines, {"mha": mha, "gqa": gqa, "heads": heads, "kv_heads": 8, "per_token": per_token,
                          "tokens": tokens, "weights": params * fp16})
@@ -34,12 +40,12 @@ def decode_intensity() -> Shown:
         flops = 2 * batch * d * d  # one (d, d) weight matrix applied to `batch` token vectors
         nbytes = 2 * d * d + 2 * 2 * batch * d  # read the fp16 weights once, read and write activations
         rows.append({"batch": batch, "intensity": flops / nbytes})
-    lines = [f"a {d}×{d} float16 weight matrix times one token vector per request;",
-             f"GPU (stated: A100, {flops_peak / 1e12:.0f} TFLOP/s, {bandwidth / 1e12:.1f} TB/s): compute-bound above "
-             f"{ridge:.0f} flops per byte"]
+    lines = [_say("intensity-setup", d=d),
+             _say("intensity-gpu", tflops=f"{flops_peak / 1e12:.0f}", bandwidth=f"{bandwidth / 1e12:.1f}",
+                  ridge=f"{ridge:.0f}")]
     for r in rows:
-        bound = "memory-bound" if r["intensity"] < ridge else "compute-bound"
-        lines.append(f"  batch {r['batch']:>3}: {r['intensity']:6.1f} flops per byte read   {bound}")
+        bound = "intensity-memory-bound" if r["intensity"] < ridge else "intensity-compute-bound"
+        lines.append(_say(bound, batch=f"{r['batch']:>3}", intensity=f"{r['intensity']:6.1f}"))
     return Shown(lines, {"ridge": ridge, "rows": rows})
 
 
@@ -54,8 +60,8 @@ def kv_cache_recompute() -> Shown:
         return dense + attend
 
     rows = [{"n": n, "without": per_token(n, False), "with": per_token(n, True)} for n in (1024, 4096, 16384)]
-    lines = [f"multiply-adds to generate the next token after n tokens, one layer, d_model = {d}:",
-             "       n   without a cache   with a cache   ratio"]
+    lines = [_say("recompute-setup", d=d), _say("recompute-header")]
     for r in rows:
-        lines.append(f"  {r['n']:>6}   {r['without']:15.2e}   {r['with']:12.2e}   {r['without'] / r['with']:5.0f}")
+        lines.append(_say("recompute-row", n=f"{r['n']:>6}", without=f"{r['without']:15.2e}",
+                          cached=f"{r['with']:12.2e}", ratio=f"{r['without'] / r['with']:5.0f}"))
     return Shown(lines, {"rows": rows})

@@ -6,6 +6,12 @@ from __future__ import annotations
 import numpy as np
 
 from dojo.demos import Shown, demo, size, softmax
+from dojo.messages import t
+
+
+def _say(slug: str, **params) -> str:
+    """One line of a demonstration, in the tool's language (``kata.masked_attention.demo.<slug>``)."""
+    return t(f"kata.masked_attention.demo.{slug}", **params)
 
 
 @demo("sqrt_dk")
@@ -21,12 +27,12 @@ def sqrt_dk() -> Shown:
         top_scaled = softmax(s / np.sqrt(d_k)).max(axis=-1).mean()
         rows.append({"d_k": d_k, "std": float(s.std()), "std_scaled": float((s / np.sqrt(d_k)).std()),
                      "top_raw": float(top_raw), "top_scaled": float(top_scaled)})
-    lines = [f"q, k with N(0, 1) entries; {n_queries} queries against {n_keys} keys:",
-             "   d_k   std(q·k)   std(q·k/√d_k)   largest weight: unscaled   scaled"]
+    lines = [_say("sqrt-setup", queries=n_queries, keys=n_keys), _say("sqrt-header")]
     for r in rows:
-        lines.append(f"  {r['d_k']:>4}   {r['std']:8.2f}   {r['std_scaled']:13.2f}   "
-                     f"{r['top_raw']:24.3f}   {r['top_scaled']:6.3f}")
-    lines.append("  (largest weight: the mean over queries of the biggest softmax weight in the row)")
+        lines.append(_say("sqrt-row", d_k=f"{r['d_k']:>4}", std=f"{r['std']:8.2f}",
+                          std_scaled=f"{r['std_scaled']:13.2f}", top_raw=f"{r['top_raw']:24.3f}",
+                          top_scaled=f"{r['top_scaled']:6.3f}"))
+    lines.append(_say("sqrt-legend"))
     return Shown(lines, {"rows": rows, "n_keys": n_keys})
 
 
@@ -38,8 +44,9 @@ def attention_cost() -> Shown:
         flops = 2 * n * n * d * 2  # QKᵀ and PV, 2 flops per multiply-add
         score_bytes = n * n * 2  # one head's (n, n) scores in float16
         rows.append({"n": n, "flops": flops, "score_bytes": score_bytes})
-    lines = [f"one head, d = {d}, float16 scores (stated sizes):", "       n   flops (QKᵀ + PV)   score matrix"]
+    lines = [_say("cost-setup", d=d), _say("cost-header")]
     for r in rows:
-        lines.append(f"  {r['n']:>6}   {r['flops']:16.2e}   {size(r['score_bytes']):>12}")
-    lines.append(f"  doubling n multiplies both by {rows[-1]['flops'] / rows[-2]['flops']:.0f}")
+        lines.append(_say("cost-row", n=f"{r['n']:>6}", flops=f"{r['flops']:16.2e}",
+                          score=f"{size(r['score_bytes']):>12}"))
+    lines.append(_say("cost-doubling", factor=f"{rows[-1]['flops'] / rows[-2]['flops']:.0f}"))
     return Shown(lines, {"rows": rows})

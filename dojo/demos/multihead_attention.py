@@ -5,6 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from dojo.demos import Shown, demo, softmax
+from dojo.messages import t
+
+
+def _say(slug: str, **params) -> str:
+    """One line of a demonstration, in the tool's language (``kata.multihead_attention.demo.<slug>``)."""
+    return t(f"kata.multihead_attention.demo.{slug}", **params)
 
 
 @demo("head_permutation")
@@ -28,9 +34,9 @@ def head_permutation() -> Shown:
     permuted = mha(w_q[:, cols], w_k[:, cols], w_v[:, cols], w_o[cols])
     only_qkv = mha(w_q[:, cols], w_k[:, cols], w_v[:, cols], w_o)
     lines = [
-        f"{h} heads reordered as {perm.tolist()}:",
-        f"  w_q, w_k, w_v columns and w_o rows permuted together: largest change {np.abs(out - permuted).max():.1e}",
-        f"  w_o left as it was:                                    largest change {np.abs(out - only_qkv).max():.1e}",
+        _say("perm-setup", heads=h, order=str(perm.tolist())),
+        _say("perm-together", change=f"{np.abs(out - permuted).max():.1e}"),
+        _say("perm-w-o-kept", change=f"{np.abs(out - only_qkv).max():.1e}"),
     ]
     return Shown(lines, {"together": float(np.abs(out - permuted).max()),
                          "w_o_unpermuted": float(np.abs(out - only_qkv).max())})

@@ -5,6 +5,13 @@ from __future__ import annotations
 import numpy as np
 
 from dojo.demos import Shown, demo
+from dojo.messages import t
+
+
+def say(key: str, **params) -> str:
+    """A line of these demonstrations in the tool's language: ``kata.rope.demo.<key>``
+    (dojo/locale/<lang>/katas/rope.toml); numbers come in formatted."""
+    return t("kata.rope.demo." + key, **params)
 
 
 def rope(x, positions, base=10000.0):
@@ -23,12 +30,14 @@ def rope_relative() -> Shown:
     def score(a: int, b: int) -> float:
         return float((rope(q, np.array([a])) @ rope(k, np.array([b])).T)[0, 0])
 
-    same = [score(a, a + 3) for a in (0, 10, 1000, 100000)]
-    other = [score(0, off) for off in (1, 2, 5)]
+    apart, starts, offsets = 3, (0, 10, 1000, 100000), (1, 2, 5)
+    same = [score(a, a + apart) for a in starts]
+    other = [score(0, off) for off in offsets]
     lines = [
-        "q·k after RoPE (d = 64), query and key positions 3 apart:",
-        "  (0, 3), (10, 13), (1000, 1003), (100000, 100003): " + ", ".join(f"{s:.6f}" for s in same),
-        f"  spread {max(same) - min(same):.1e}; keys 1, 2, 5 after the query instead: "
-        + ", ".join(f"{s:.4f}" for s in other),
+        say("relative-same-offset", d=q.shape[1], apart=apart),
+        say("relative-scores", pairs=", ".join(f"({a}, {a + apart})" for a in starts),
+            scores=", ".join(f"{s:.6f}" for s in same)),
+        say("relative-other-offsets", spread=f"{max(same) - min(same):.1e}", offsets=", ".join(map(str, offsets)),
+            scores=", ".join(f"{s:.4f}" for s in other)),
     ]
     return Shown(lines, {"same_offset": same, "other_offsets": other})

@@ -6,6 +6,12 @@ from __future__ import annotations
 import numpy as np
 
 from dojo.demos import Shown, demo, softmax
+from dojo.messages import t
+
+
+def _say(slug: str, **params) -> str:
+    """One line of a demonstration, in the tool's language (``kata.softmax.demo.<slug>``)."""
+    return t(f"kata.softmax.demo.{slug}", **params)
 
 
 def naive_softmax(x: np.ndarray) -> np.ndarray:
@@ -21,11 +27,11 @@ def softmax_overflow() -> Shown:
     shifted = softmax(x)
     small = softmax(x - 1000.0)  # the same logits, shifted by hand
     lines = [
-        f"logits {x.tolist()} in float64:",
-        f"  exp(x) / sum(exp(x))          -> {np.array2string(naive, precision=4)}   (exp(1000) overflows)",
-        f"  exp(x - max) / sum(...)       -> {np.array2string(shifted, precision=4)}",
-        f"  the same after x - 1000 by hand -> {np.array2string(small, precision=4)}",
-        f"  largest difference between the two shifted results: {np.abs(shifted - small).max():.1e}",
+        _say("overflow-logits", logits=x.tolist()),
+        _say("overflow-naive", naive=np.array2string(naive, precision=4)),
+        _say("overflow-shifted", shifted=np.array2string(shifted, precision=4)),
+        _say("overflow-by-hand", by_hand=np.array2string(small, precision=4)),
+        _say("overflow-difference", difference=f"{np.abs(shifted - small).max():.1e}"),
     ]
     return Shown(lines, {"naive_finite": bool(np.isfinite(naive).all()), "shifted": shifted,
                          "shifted_by_hand": small})
@@ -39,9 +45,9 @@ def log_softmax_demo() -> Shown:
     m = x.max()
     direct = x - (m + np.log(np.exp(x - m).sum()))  # x - logsumexp(x)
     lines = [
-        f"logits {x.tolist()}:",
-        f"  log(softmax(x))        -> {via_softmax.tolist()}   (softmax underflowed to 0, log(0) = -inf)",
-        f"  x - logsumexp(x)       -> {direct.tolist()}",
+        _say("log-logits", logits=x.tolist()),
+        _say("log-via-softmax", via_softmax=via_softmax.tolist()),
+        _say("log-direct", direct=direct.tolist()),
     ]
     return Shown(lines, {"via_softmax": via_softmax, "direct": direct, "logits": x})
 
@@ -58,12 +64,14 @@ def float16_softmax() -> Shown:
     running32 = np.cumsum(np.ones(4096, dtype=np.float32), dtype=np.float32)[-1]
     tiny = np.exp(f16(-18.0))
     lines = [
-        f"float16: largest finite {float(np.finfo(f16).max):.0f}; exp(12) = {float(np.exp(np.float32(12))):.0f} in float32",
-        f"  naive softmax of {logits.tolist()} in float16 -> {naive.tolist()}",
-        f"  shifted by the max, in float16            -> {np.array2string(shifted.astype(np.float64), precision=4)}",
-        f"  a running sum of 4096 ones: float16 {float(running16):.0f}, float32 {float(running32):.0f}",
-        "    (float16 stops growing at 2048: 2048 + 1 rounds to 2048)",
-        f"  exp(-18) in float16 = {float(tiny)}   (underflow: below the smallest subnormal, {float(np.finfo(f16).smallest_subnormal):.1e})",
+        _say("f16-limits", largest=f"{float(np.finfo(f16).max):.0f}", exp_twelve=f"{float(np.exp(np.float32(12))):.0f}"),
+        _say("f16-naive", logits=logits.tolist(), naive=naive.tolist()),
+        _say("f16-shifted", shifted=np.array2string(shifted.astype(np.float64), precision=4)),
+        _say("f16-running-sum", count=4096, sum_sixteen=f"{float(running16):.0f}",
+             sum_thirty_two=f"{float(running32):.0f}"),
+        _say("f16-stops"),
+        _say("f16-underflow", tiny=float(tiny),
+             subnormal=f"{float(np.finfo(f16).smallest_subnormal):.1e}"),
     ]
     return Shown(lines, {"naive_finite": bool(np.isfinite(naive).all()),
                          "shifted_finite": bool(np.isfinite(shifted).all()),

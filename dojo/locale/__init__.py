@@ -27,6 +27,9 @@ Placeholders are ``{name}``; a translation has exactly the placeholders of the E
 from __future__ import annotations
 
 import functools
+import json
+import os
+import sys
 import tomllib
 from pathlib import Path
 
@@ -58,13 +61,38 @@ def flatten(table: dict, prefix: str = "") -> dict:
 
 
 def _read(path: Path) -> dict:
+    """A catalogue file, flattened. Parsing TOML costs ~3 ms per 15 KB, and a Chinese screen
+    reads a dozen files: the result is kept as JSON in ``__pycache__`` beside the file (as
+    Python keeps its bytecode; not when bytecode is not written), keyed by the file's size and
+    modification time, and read back in a tenth of the time."""
+    try:
+        stat = path.stat()
+    except OSError:  # none in this language, or a sandboxed worker that may not read it
+        return {}
+    key = f"{stat.st_mtime_ns}:{stat.st_size}\n"
+    cache = path.parent / "__pycache__" / f"{path.name}.json"
+    try:
+        with open(cache, encoding="utf-8") as f:
+            if f.readline() == key:
+                return json.load(f)
+    except (OSError, ValueError):
+        pass
     try:
         with open(path, "rb") as f:
-            return flatten(tomllib.load(f))
-    except OSError:  # none in this language, or a sandboxed worker that may not read it
+            data = flatten(tomllib.load(f))
+    except OSError:
         return {}
     except tomllib.TOMLDecodeError as e:
         raise ValueError(f"{path}: not valid TOML: {e}") from None
+    if not sys.dont_write_bytecode:
+        try:
+            cache.parent.mkdir(exist_ok=True)
+            tmp = cache.with_name(f".{cache.name}.{os.getpid()}")
+            tmp.write_text(key + json.dumps(data, ensure_ascii=False), encoding="utf-8")
+            os.replace(tmp, cache)
+        except OSError:
+            pass
+    return data
 
 
 @functools.cache
@@ -93,7 +121,10 @@ def lookup(id: str, lang: str | None = None):
     head, _, rest = id.partition(".")
     if head in ("kata", "judge"):
         module, _, key = rest.partition(".")
-        return part(lang, "katas" if head == "kata" else "judge", module).get(key)
+        found = part(lang, "katas" if head == "kata" else "judge", module).get(key)
+        if found is not None:
+            return found
+    # a general message whose id starts the same way ("kata.not-started")
     return general(lang).get(id)
 
 

@@ -1,3 +1,8 @@
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
 import pytest
 
 from dojo import locale
@@ -27,3 +32,19 @@ def in_english(monkeypatch):
     `dojo lang`), unless a test asks for Chinese."""
     monkeypatch.setenv("DOJO_LANG", "en")
     monkeypatch.setattr(locale, "LANGUAGE", "en")
+
+
+@pytest.fixture
+def box():
+    """A sandbox in a short folder: the attempt paths an interview prints are as long as a
+    user's (a path under pytest's tmp_path alone is longer than 80 columns)."""
+    folder = Path(tempfile.mkdtemp(prefix="dojo-", dir="/tmp" if os.path.isdir("/tmp") else None))
+    try:
+        sandbox = Sandbox(folder)
+        sandbox.state.mkdir()
+        cache = REPO / ".dojo" / "cache"
+        if cache.is_dir():
+            shutil.copytree(cache, sandbox.state / "cache")
+        yield sandbox
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

@@ -109,6 +109,16 @@ def broken_words(narrow: str, whole: str) -> list[str]:
         word = word.strip(PUNCTUATION)
         if word in known or not any(ch.isalnum() for ch in word):  # a rule (────) is no word
             continue
-        if any(len(w) > len(word) and (w.startswith(word) or w.endswith(word)) for w in known):
+        if any(len(w) > len(word) and (w.startswith(word) and not _cjk_cut(w, len(word))
+                                       or w.endswith(word) and not _cjk_cut(w, len(w) - len(word)))
+               for w in known):
             pieces.add(word)
     return sorted(pieces)
+
+
+def _cjk_cut(word: str, at: int) -> bool:
+    """A line may break inside ``word`` at ``at``: beside a wide (Chinese) character, which
+    separates words without spaces (dojo/cjk.py)."""
+    from dojo.cjk import wide
+
+    return wide(word[at - 1]) or wide(word[at])

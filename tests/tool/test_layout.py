@@ -42,22 +42,6 @@ SOLUTIONS = REPO / "solutions"
 SECONDS = re.compile(r"\(\d+\.\d s\)")
 
 
-@pytest.fixture
-def box():
-    """A sandbox in a short folder: the attempt paths an interview prints are as long as a
-    user's (a path under pytest's tmp_path alone is longer than 80 columns)."""
-    folder = Path(tempfile.mkdtemp(prefix="dojo-", dir="/tmp" if os.path.isdir("/tmp") else None))
-    try:
-        sandbox = Sandbox(folder)
-        sandbox.state.mkdir()
-        cache = REPO / ".dojo" / "cache"
-        if cache.is_dir():
-            shutil.copytree(cache, sandbox.state / "cache")
-        yield sandbox
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-
-
 def terminal_environ(box: Sandbox) -> dict:
     """A colour terminal: colour codes must not count as width."""
     env = box.environ()

@@ -16,7 +16,8 @@ import re
 
 import pytest
 
-from tests.tool.test_layout import COMMANDS, box, check, set_up, snapshot  # noqa: F401 - box is a fixture
+from tests.tool.terminal import screen_lines
+from tests.tool.test_layout import COMMANDS, check, set_up, snapshot
 
 #: Words that stay English in Chinese text: names of tools, libraries, exceptions and values.
 ALLOWED = {
@@ -93,7 +94,7 @@ def _answers(args) -> str:
 
 @pytest.mark.contributors  # every command, judge and all: the contributors' suite
 @pytest.mark.parametrize("name,how,args,keys", COMMANDS, ids=[c[0] for c in COMMANDS])
-def test_every_command_speaks_chinese(box, name, how, args, keys):  # noqa: F811 - box is the fixture
+def test_every_command_speaks_chinese(box, name, how, args, keys):
     zh = _chinese(box)
     set_up(zh, how)
     code = "\n".join(p.read_text(encoding="utf-8") for p in (zh.root / "katas").glob("*.py")) + _answers(args)
@@ -101,3 +102,62 @@ def test_every_command_speaks_chinese(box, name, how, args, keys):  # noqa: F811
     for width, out in outs.items():
         english = english_runs(out, code)
         assert not english, f"dojo {' '.join(args)} (at {width or 'a pipe'}) shows English:\n" + "\n".join(english) + "\n\n" + out
+
+
+def _cells(line: str) -> list[str]:
+    """A line as the terminal's cells: a wide character fills two (the second left empty)."""
+    from dojo.cjk import wide
+
+    out = []
+    for ch in line:
+        out += [ch, ""] if wide(ch) else [ch]
+    return out
+
+
+def misaligned(text: str) -> list[str]:
+    """The rows of each table in ``text`` (a header, then a rule of ─ under each column) whose
+    text crosses a column's boundary: a column starts at its rule, and the two cells before it
+    are blank, on the header and on every indented row until the table ends (a blank line)."""
+    lines = [ln.rstrip() for ln in screen_lines(text)]
+    bad = []
+    for i, rule in enumerate(lines):
+        if not re.fullmatch(r"\s*─+(\s+─+)*", rule) or i == 0:
+            continue
+        cells_rule = _cells(rule)
+        starts = [c for c, ch in enumerate(cells_rule) if ch == "─" and (c == 0 or cells_rule[c - 1] == " ")]
+        rows = [lines[i - 1]]
+        for ln in lines[i + 1:]:
+            if not ln.strip():
+                break
+            if ln.startswith("  "):
+                rows.append(ln)
+        for row in rows:
+            cells = _cells(row)
+            for c in starts[1:]:
+                if any(ch not in (" ",) for ch in cells[c - 2:c]) and len(cells) > c - 2:
+                    bad.append(f"column at cell {c}: {row}")
+                    break
+        header = _cells(lines[i - 1])
+        if any(c < len(header) and header[c] in (" ", "") for c in starts):
+            bad.append(f"a header does not start at its column: {lines[i - 1]}")
+    return bad
+
+
+def test_the_detector_of_misaligned_tables():
+    good = "  题目      状态\n  ────────  ──────\n  1. 软件   未开始\n"
+    assert misaligned(good) == []
+    by_characters = "  题目      状态\n  ────────  ──────\n  1. 软件数值  未开始\n"  # ljust in characters
+    assert misaligned(by_characters)
+
+
+@pytest.mark.parametrize("columns", (80, 120))
+def test_a_chinese_progress_table_lines_up_in_a_terminal(box, columns):
+    """The progress table, its headers, status words and titles in Chinese, in a real pty."""
+    from tests.tool.test_layout import on_terminal
+
+    zh = _chinese(box)
+    set_up(zh, "progress")
+    out = on_terminal(zh, columns)
+    assert "─" in out and re.search(r"[\u4e00-\u9fff]", out), out
+    assert not misaligned(out), "\n".join(misaligned(out)) + "\n\n" + out
+    assert not english_runs(out), out
