@@ -13,6 +13,7 @@ messages.
 import numpy as np
 from hypothesis import example, strategies as st
 
+from dojo.messages import message
 from tests import oracle
 from tests import strategies as S
 from tests.contract import Contract, not_2d_forms
@@ -30,6 +31,8 @@ from tests.judge import (
 
 FUNCTION = "causal_self_attention"
 NAMES = ("x", "w_q", "w_k", "w_v")
+#: The judge's messages: dojo/locale/<lang>/judge/causal_self_attention.toml.
+M = "judge.causal_self_attention"
 
 
 def PROBE():
@@ -64,10 +67,10 @@ def largest_score(x, w_q, w_k) -> float:
 
 
 
-def sizes(case) -> str:
-    """The dimensions of a case, named, for failure messages."""
+def sizes(case) -> dict:
+    """The dimensions of a case, named, for failure messages (a message)."""
     (n, d_model), d_k, d_v = np.shape(case["x"]), np.shape(case["w_q"])[1], np.shape(case["w_v"])[1]
-    return f"(n={n} positions, d_model={d_model}, d_k={d_k}, d_v={d_v})"
+    return message(f"{M}.why.sizes", n=str(n), d_model=str(d_model), d_k=str(d_k), d_v=str(d_v))
 
 
 def expected(case):
@@ -136,10 +139,9 @@ def test_matches_torch_causal_self_attention(kata, case):
         weights,
         want_weights,
         "weights",
-        f"weights = softmax over the keys of Q Kᵀ / sqrt(d_k) with Q = x w_q, K = x w_k, entries "
-        f"above the diagonal set to -inf first {sizes(case)}.",
+        message(f"{M}.why.weights", sizes=sizes(case)),
     )
-    check_close(out, want_out, "out", f"out = weights V with V = x w_v {sizes(case)}.")
+    check_close(out, want_out, "out", message(f"{M}.why.out", sizes=sizes(case)))
 
 
 @prop(case=sequences())
@@ -153,23 +155,20 @@ def test_weights_are_lower_triangular_and_rows_sum_to_one(kata, case):
         i, j = (int(x) for x in leaked[0])
         check_that(
             False,
-            f"weights[{i}, {j}] must be exactly 0.0: position {i} may not look at the later "
-            f"position {j}, but it is {float(weights[i, j])!r}.\n"
-            f"  Set the scores above the diagonal (j > i) to -inf before the softmax.\n"
-            f"  weights: {show(weights)}",
+            message(f"{M}.fail.future-not-zero", i=str(i), j=str(j), value=repr(float(weights[i, j])),
+                    weights=show(weights)),
         )
     if not np.all((weights >= 0.0) & (weights <= 1.0)):
         check_that(
             False,
-            f"attention weights must lie in [0, 1]; got min {float(np.min(weights))!r}, "
-            f"max {float(np.max(weights))!r}\n  weights: {show(weights)}",
+            message(f"{M}.fail.weights-in-range", min=repr(float(np.min(weights))),
+                    max=repr(float(np.max(weights))), weights=show(weights)),
         )
     check_close(
         weights.sum(axis=1),
         np.ones(n),
-        "the row sums of weights",
-        "Row i holds position i's weights over positions 0..i and must sum to 1 (softmax over "
-        "axis 1, the key axis, after masking).",
+        message(f"{M}.what.row-sums"),
+        message(f"{M}.why.row-sums"),
     )
 
 
@@ -228,15 +227,12 @@ def test_future_positions_cannot_change_the_past(kata, case):
     after["x"][t + 1 :] = case["new_future"]
     out1, w1 = run(kata, **before)
     out2, w2 = run(kata, **after)
-    why = lambda: (  # noqa: E731
-        f"Positions 0..{t} may only look at positions 0..{t}, so replacing x[{t + 1}:] by\n"
-        f"  {show(case['new_future'])}\n  must not change their rows. Future scores must become "
-        f"-inf before the softmax (adding -1e9 leaks\n  when a future score is larger than 1e9; "
-        f"a softmax over all positions before masking underflows the past)."
+    why = lambda: message(  # noqa: E731
+        f"{M}.why.future-change", t=str(t), next=str(t + 1), new_future=show(case["new_future"]),
     )
     past = slice(0, t + 1)
-    check_close_or_explain(w2[past], w1[past], f"weights[:{t + 1}] after changing the future", why)
-    check_close_or_explain(out2[past], out1[past], f"out[:{t + 1}] after changing the future", why)
+    check_close_or_explain(w2[past], w1[past], message(f"{M}.what.after-future", name=f"weights[:{t + 1}]"), why)
+    check_close_or_explain(out2[past], out1[past], message(f"{M}.what.after-future", name=f"out[:{t + 1}]"), why)
 
 
 @prop(case=sequences())
@@ -246,10 +242,10 @@ def test_the_first_position_attends_only_to_itself(kata, case):
     n = weights.shape[0]
     one_hot = np.zeros(n)
     one_hot[0] = 1.0
-    why = "Position 0 has no earlier position, so all its weight is on itself."
+    why = message(f"{M}.why.first-position")
     check_close(weights[0], one_hot, "weights[0]", why)
     own_value = case["x"][0] @ case["w_v"]
-    check_close(out[0], own_value, "out[0]", "It must be V[0] = x[0] @ w_v. " + why)
+    check_close(out[0], own_value, "out[0]", message(f"{M}.why.first-position-out", why=why))
 
 
 @prop(case=sequences(kind="ordinary"))
@@ -261,8 +257,7 @@ def test_the_scale_is_one_over_sqrt_d_k(kata, case):
         weights,
         expected(case)[1],
         "weights",
-        f"Here d_k = w_q.shape[1] = {d_k}, d_model = {d_model}, d_v = {d_v}, n = {n}: the scores "
-        f"Q Kᵀ are divided by sqrt({d_k}).",
+        message(f"{M}.why.scale", d_k=str(d_k), d_model=str(d_model), d_v=str(d_v), n=str(n)),
     )
 
 
@@ -289,9 +284,8 @@ def test_accepts_array_likes_and_returns_float64(kata, case, forms):
     # Compared with your own answer for the float64 values: whether that answer is right is
     # what the other properties judge; this one only asks that the form changes nothing.
     want_out, want_weights = run(kata, **values)
-    given = ", ".join(f"{name} as {form}" for name, form in zip(NAMES, forms))
-    why = (f"({given}) should give what the same values as float64 arrays give: convert with "
-           f"np.asarray(..., dtype=np.float64) and compute in float64")
+    given = message(f"{M}.why.forms", **dict(zip(NAMES, forms)))
+    why = message(f"{M}.why.same-as-float64", given=given)
     check_close(weights, want_weights, "weights", why)
     check_close(out, want_out, "out", why)
 
@@ -322,7 +316,7 @@ def test_rejects_an_input_that_is_not_2d(kata, case):
 
 
 @CONTRACT.rejects_a_zero_size_of(DIMS, order=("n", "d_model", "d_k", "d_v"), zeros=("n", "d_model"),
-                                 because="{label} ({shapes}): x is empty")
+                                 because=lambda label, shapes: message(f"{M}.because.empty-x", label=label, shapes=shapes))
 def test_rejects_an_empty_x(kata, dims, seed):
     """An empty x (no positions, or d_model = 0) raises ValueError"""
 
@@ -330,7 +324,7 @@ def test_rejects_an_empty_x(kata, dims, seed):
 @CONTRACT.rejects_a_size_that_disagrees(
     lambda draw: draw_sequence(draw, kind="ordinary"), "d_model", ("w_q", "w_k", "w_v"),
     choices=lambda case: range(1, 8),
-    because="x has d_model = {x.shape[1]} columns but {name} has {size} rows",
+    because=lambda x, name, size, **_: message(f"{M}.because.rows", d_model=str(x.shape[1]), name=name, size=str(size)),
 )
 def test_rejects_a_projection_whose_rows_are_not_d_model(kata, case):
     """A weight matrix whose row count differs from d_model (x.shape[1]) raises ValueError"""
@@ -338,14 +332,14 @@ def test_rejects_a_projection_whose_rows_are_not_d_model(kata, case):
 
 @CONTRACT.rejects_a_size_that_disagrees(
     lambda draw: draw_sequence(draw, kind="ordinary"), "d_k", ("w_k",), choices=lambda case: range(1, 8),
-    because="w_q has width {w_q.shape[1]} but w_k has width {w_k.shape[1]}",
+    because=lambda w_q, w_k, **_: message(f"{M}.because.widths", q_width=str(w_q.shape[1]), k_width=str(w_k.shape[1])),
 )
 def test_rejects_w_q_and_w_k_of_different_widths(kata, case):
     """w_q and w_k of different widths raise ValueError (Q Kᵀ needs the same d_k)"""
 
 
 @CONTRACT.rejects_a_zero_size(sequences(kind="ordinary"), labels={"d_k": "d_k = 0", "d_v": "d_v = 0"},
-                              because="{label} ({shapes}): a width of 0")
+                              because=lambda label, shapes: message(f"{M}.because.zero-width", label=label, shapes=shapes))
 def test_rejects_a_projection_of_width_zero(kata, case):
     """A projection of width 0 (d_k = 0 in w_q and w_k, or d_v = 0) raises ValueError"""
 
@@ -381,7 +375,5 @@ def test_rejects_an_allowed_score_that_overflows(kata, bad):
     case, t = bad
     expect_value_error(
         lambda: kata(**case),
-        f"x[{t}] is ~1e170, so the score of position {t} with itself, Q[{t}]·K[{t}] / sqrt(d_k), "
-        f"is ~1e340: it overflows to inf in float64 (Q and K themselves are finite) and would "
-        f"make the softmax NaN",
+        message(f"{M}.because.overflow", t=str(t)),
     )

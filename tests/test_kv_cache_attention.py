@@ -16,6 +16,7 @@ when only a blocked (future) score overflows, and the wording of messages.
 import numpy as np
 from hypothesis import example, strategies as st
 
+from dojo.messages import message
 from tests import oracle
 from tests import strategies as S
 from tests.contract import QKV, Contract, not_2d_forms
@@ -33,6 +34,8 @@ from tests.judge import (
 
 FUNCTION = "cached_causal_attention"
 NAMES = ("q", "k", "v")
+#: The judge's messages: dojo/locale/<lang>/judge/kv_cache_attention.toml.
+M = "judge.kv_cache_attention"
 
 
 def PROBE():
@@ -55,10 +58,10 @@ def run(kata, q, k, v):
     return check_finite(out, weights)
 
 
-def sizes(case) -> str:
-    """The dimensions of a case, named, for failure messages."""
+def sizes(case) -> dict:
+    """The dimensions of a case, named, for failure messages (a message)."""
     (n, d_k), (m, d_v) = np.shape(case["q"]), np.shape(case["v"])
-    return f"(n={n} new tokens, m={m} tokens in the cache, d_k={d_k}, d_v={d_v}; query i is at position {m - n}+i)"
+    return message(f"{M}.why.sizes", n=str(n), m=str(m), d_k=str(d_k), d_v=str(d_v), offset=str(m - n))
 
 
 def allowed_of(n: int, m: int) -> np.ndarray:
@@ -191,11 +194,9 @@ def test_matches_torch_with_the_mask_aligned_bottom_right(kata, case):
         weights,
         want_weights,
         "weights",
-        f"Query i sits at position m - n + i = {m - n} + i and sees keys j <= {m - n} + i: the "
-        f"mask is tril(ones(n, m), k=m - n), aligned\n  to the bottom-right corner (a top-left "
-        f"tril, torch's is_causal=True, is wrong when m > n). Scale 1/sqrt(d_k) {sizes(case)}.",
+        message(f"{M}.why.bottom-right", offset=str(m - n), sizes=sizes(case)),
     )
-    check_close(out, want_out, "out", f"out = weights v {sizes(case)}.")
+    check_close(out, want_out, "out", message(f"{M}.why.out", sizes=sizes(case)))
 
 
 @prop(case=problems("prefill"))
@@ -203,7 +204,7 @@ def test_with_m_equal_to_n_it_is_ordinary_causal_attention(kata, case):
     """With m == n (the cache holds only the new tokens) it is ordinary causal attention: torch's is_causal=True"""
     out, weights = run(kata, **case)
     want_out, want_weights = torch_causal_self_attention(case["q"], case["k"], case["v"])
-    why = f"With m == n, query i sees keys 0..i, as in causal self-attention {sizes(case)}."
+    why = message(f"{M}.why.prefill", sizes=sizes(case))
     check_close(weights, want_weights, "weights", why)
     check_close(out, want_out, "out", why)
 
@@ -218,23 +219,20 @@ def test_future_weights_are_exactly_zero_and_rows_sum_to_one(kata, case):
         i, j = (int(x) for x in leaked[0])
         check_that(
             False,
-            f"weights[{i}, {j}] must be exactly 0.0: query {i} sits at position m - n + {i} = "
-            f"{m - n + i} and may not see the later key {j},\n  but it is "
-            f"{float(weights[i, j])!r}. Set the scores of keys j > m - n + i to -inf before the "
-            f"softmax {sizes(case)}.\n  weights: {show(weights)}",
+            message(f"{M}.fail.future-not-zero", i=str(i), j=str(j), p=str(m - n + i),
+                    value=repr(float(weights[i, j])), sizes=sizes(case), weights=show(weights)),
         )
     if not np.all((weights >= 0.0) & (weights <= 1.0)):
         check_that(
             False,
-            f"attention weights must lie in [0, 1]; got min {float(np.min(weights))!r}, "
-            f"max {float(np.max(weights))!r}\n  weights: {show(weights)}",
+            message(f"{M}.fail.weights-in-range", min=repr(float(np.min(weights))),
+                    max=repr(float(np.max(weights))), weights=show(weights)),
         )
     check_close(
         weights.sum(axis=1),
         np.ones(n),
-        "the row sums of weights",
-        "Row i holds query i's weights over the m keys and must sum to 1 (softmax over axis 1, "
-        "the key axis, applied after masking).",
+        message(f"{M}.what.row-sums"),
+        message(f"{M}.why.row-sums"),
     )
 
 
@@ -245,10 +243,7 @@ def test_the_newest_token_attends_to_the_whole_cache(kata, case):
     q, k, v = case["q"], case["k"], case["v"]
     want_out, want_weights = oracle.attention(q[-1:], k, v, None)
     n, m = weights.shape
-    why = (
-        f"Query {n - 1} is the newest token, at position m - 1 = {m - 1}: every key of the cache "
-        f"is at or before it {sizes(case)}."
-    )
+    why = message(f"{M}.why.newest", last=str(n - 1), position=str(m - 1), sizes=sizes(case))
     check_close(weights[-1], want_weights[0], f"weights[{n - 1}]", why)
     check_close(out[-1], want_out[0], f"out[{n - 1}]", why)
 
@@ -263,13 +258,9 @@ def test_decoding_one_token_at_a_time_reproduces_the_full_pass(kata, case):
     for i in range(n):
         p = m - n + i
         step_out, step_weights = run(kata, q=q[i : i + 1], k=k[: p + 1], v=v[: p + 1])
-        why = (
-            f"Decoding token {i} on its own is a call with q[{i}:{i + 1}] against the cache "
-            f"k[:{p + 1}], v[:{p + 1}] (its position is {p}),\n  which must give row {i} of the "
-            f"full pass {sizes(case)}. Expected: your own full pass."
-        )
-        check_close(step_weights[0], weights[i, : p + 1], f"the weights of decoding token {i}", why)
-        check_close(step_out[0], out[i], f"the out of decoding token {i}", why)
+        why = message(f"{M}.why.decoding", i=str(i), next=str(i + 1), end=str(p + 1), p=str(p), sizes=sizes(case))
+        check_close(step_weights[0], weights[i, : p + 1], message(f"{M}.what.decoding-weights", i=str(i)), why)
+        check_close(step_out[0], out[i], message(f"{M}.what.decoding-out", i=str(i)), why)
 
 
 def _the_full_pass_and_its_chunks(case) -> list[dict]:
@@ -305,12 +296,9 @@ def test_chunked_prefill_reproduces_the_full_pass(kata, case):
     for a, b in zip(bounds, bounds[1:]):
         end = m - n + b  # the cache up to the chunk's last token
         chunk_out, chunk_weights = run(kata, q=q[a:b], k=k[:end], v=v[:end])
-        why = (
-            f"The chunk q[{a}:{b}] against the cache k[:{end}], v[:{end}] must give rows {a}..{b - 1} "
-            f"of the full pass {sizes(case)}.\n  Expected: your own full pass."
-        )
-        check_close(chunk_weights, weights[a:b, :end], f"the weights of chunk q[{a}:{b}]", why)
-        check_close(chunk_out, out[a:b], f"the out of chunk q[{a}:{b}]", why)
+        why = message(f"{M}.why.chunk", a=str(a), b=str(b), end=str(end), last=str(b - 1), sizes=sizes(case))
+        check_close(chunk_weights, weights[a:b, :end], message(f"{M}.what.chunk-weights", a=str(a), b=str(b)), why)
+        check_close(chunk_out, out[a:b], message(f"{M}.what.chunk-out", a=str(a), b=str(b)), why)
 
 
 BIG = st.sampled_from([1e6, 1e10, 1e150])
@@ -362,18 +350,18 @@ def test_keys_and_values_after_a_query_cannot_change_its_row(kata, case):
     out1, w1 = run(kata, **before)
     out2, w2 = run(kata, **after)
     rows = slice(0, i + 1)
-    why = lambda: (  # noqa: E731
-        f"Query {i} sits at position {p}, so replacing k[{p + 1}:] by\n  {show(case['new_k'], 2)}\n"
-        f"  and v[{p + 1}:] by {show(case['new_v'], 2)}\n  must leave rows 0..{i} as they were "
-        f"{sizes(case)}. Future scores must become -inf before the softmax\n  (adding -1e9 leaks "
-        f"when a future score is larger than 1e9; a max or softmax over all keys before masking "
-        f"underflows the allowed ones)."
+    why = lambda: message(  # noqa: E731
+        f"{M}.why.future-change", i=str(i), p=str(p), next=str(p + 1), new_k=show(case["new_k"], 2),
+        new_v=show(case["new_v"], 2), sizes=sizes(case),
     )
-    check_close_or_explain(w2[rows], w1[rows], f"weights[:{i + 1}] after the change", why)
-    check_close_or_explain(out2[rows], out1[rows], f"out[:{i + 1}] after the change", why)
+    changed = message(f"{M}.what.after-change", name=f"weights[:{i + 1}]"), message(f"{M}.what.after-change", name=f"out[:{i + 1}]")
+    check_close_or_explain(w2[rows], w1[rows], changed[0], why)
+    check_close_or_explain(out2[rows], out1[rows], changed[1], why)
     want_out, want_weights = torch_masked_fill_attention(after["q"], after["k"], after["v"])
-    check_close_or_explain(w2[rows], want_weights[rows], f"weights[:{i + 1}] after the change (against torch)", why)
-    check_close_or_explain(out2[rows], want_out[rows], f"out[:{i + 1}] after the change (against torch)", why)
+    against = (message(f"{M}.what.after-change-torch", name=f"weights[:{i + 1}]"),
+               message(f"{M}.what.after-change-torch", name=f"out[:{i + 1}]"))
+    check_close_or_explain(w2[rows], want_weights[rows], against[0], why)
+    check_close_or_explain(out2[rows], want_out[rows], against[1], why)
 
 
 #: How q, k and v arrive: all three in one form (so float32 everywhere is tried), or mixed.
@@ -391,8 +379,8 @@ def test_accepts_array_likes_and_returns_float64(kata, case, forms):
         args[name], values[name] = S.as_form(case[name], form)
     out, weights = run(kata, **args)
     want_out, want_weights = torch_cached_attention(values["q"], values["k"], values["v"])
-    given = ", ".join(f"{name} as {form}" for name, form in zip(NAMES, forms))
-    why = f"({given}: convert with np.asarray(..., dtype=np.float64) and compute in float64)"
+    given = message(f"{M}.why.forms", **dict(zip(NAMES, forms)))
+    why = message(f"{M}.why.convert", given=given)
     check_close(weights, want_weights, "weights", why)
     check_close(out, want_out, "out", why)
 
@@ -416,15 +404,15 @@ def test_rejects_an_input_that_is_not_2d(kata, case):
 
 
 @CONTRACT.rejects_a_zero_size(problems(kind="ordinary"), labels={
-    "n": "n = 0", "m": "m = 0 (and so m < n)", "d_k": "d_k = 0", "d_v": "d_v = 0",
-})
+    "n": "n = 0", "m": message(f"{M}.because.m-zero"), "d_k": "d_k = 0", "d_v": "d_v = 0",
+}, because=lambda label, shapes: message(f"{M}.because.zero-size", label=label, shapes=shapes))
 def test_rejects_a_zero_dimension(kata, case):
     """An empty q, k or v (n, m, d_k or d_v equal to 0) raises ValueError"""
 
 
 @CONTRACT.rejects_a_size_that_disagrees(
     lambda draw: draw_problem(draw, kind="ordinary"), "d_k", ("k",), choices=lambda case: range(1, 8),
-    because="q has width {q.shape[1]} but k has width {k.shape[1]}",
+    because=lambda q, k, **_: message(f"{M}.because.widths", q_width=str(q.shape[1]), k_width=str(k.shape[1])),
 )
 def test_rejects_q_and_k_of_different_widths(kata, case):
     """q and k of different widths (d_k) raise ValueError"""
@@ -432,7 +420,7 @@ def test_rejects_q_and_k_of_different_widths(kata, case):
 
 @CONTRACT.rejects_a_size_that_disagrees(  # still at least n rows, so m >= n holds either way
     lambda draw: draw_problem(draw, kind="ordinary"), "m", ("v",), choices=lambda case: range(case["q"].shape[0], 9),
-    because="k has {k.shape[0]} rows (cached keys) but v has {v.shape[0]}",
+    because=lambda k, v, **_: message(f"{M}.because.rows", k_rows=str(k.shape[0]), v_rows=str(v.shape[0])),
 )
 def test_rejects_k_and_v_with_different_numbers_of_rows(kata, case):
     """k and v with different numbers of rows (tokens in the cache) raise ValueError"""
@@ -454,8 +442,7 @@ def test_rejects_a_cache_shorter_than_the_new_tokens(kata, case):
     n, m = case["q"].shape[0], case["k"].shape[0]
     expect_value_error(
         lambda: kata(**case),
-        f"there are n={n} new tokens but the cache holds only m={m}; the cache includes the new "
-        f"tokens, so m >= n (query {0} would sit at position m - n = {m - n} < 0)",
+        message(f"{M}.because.short-cache", n=str(n), m=str(m), offset=str(m - n)),
     )
 
 
@@ -476,9 +463,7 @@ def test_rejects_nan_or_inf_in_q_k_or_v(kata, case, value, seed):
 @CONTRACT.rejects_an_overflowing_score(
     lambda draw: draw_problem(draw, kind="ordinary"),
     keys_seen=lambda case, i: case["k"].shape[0] - case["q"].shape[0] + i + 1,  # j <= m - n + i
-    because="the score of query {i} and key {j} (allowed: key {j} is not after query {i}'s "
-    "position) is q[{i}]·k[{j}] / sqrt(d_k) ≈ 1e400, which overflows to inf in float64 and "
-    "would make the softmax NaN",
+    because=lambda i, j, **_: message(f"{M}.because.overflow", i=str(i), j=str(j)),
 )
 def test_rejects_an_allowed_score_that_overflows(kata, bad):
     """An allowed score q[i]·k[j] / sqrt(d_k) (j <= m - n + i) that overflows to inf raises ValueError (instead of NaN)"""

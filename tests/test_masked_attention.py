@@ -12,6 +12,7 @@ never tested: what happens when only a blocked score overflows, and the wording 
 import numpy as np
 from hypothesis import example, strategies as st
 
+from dojo.messages import message
 from tests import oracle
 from tests import strategies as S
 from tests.contract import QKV, Contract, not_2d_forms
@@ -28,6 +29,8 @@ from tests.judge import (
 )
 
 FUNCTION = "scaled_dot_product_attention"
+#: The judge's messages: dojo/locale/<lang>/judge/masked_attention.toml.
+M = "judge.masked_attention"
 
 
 def PROBE():
@@ -60,11 +63,11 @@ def largest_score(q, k, mask) -> float:
 
 
 
-def sizes(case) -> str:
-    """The dimensions of a case, named, for failure messages."""
+def sizes(case) -> dict:
+    """The dimensions of a case, named, for failure messages (a message)."""
     (n, d_k), (m, d_v) = np.shape(case["q"]), np.shape(case["v"])
-    masked = "no mask" if case.get("mask") is None else "mask[i, j] True = query i may attend key j"
-    return f"(n={n} queries, m={m} keys, d_k={d_k}, d_v={d_v}; {masked})"
+    masked = message(f"{M}.why.no-mask" if case.get("mask") is None else f"{M}.why.mask-meaning")
+    return message(f"{M}.why.sizes", n=str(n), m=str(m), d_k=str(d_k), d_v=str(d_v), masked=masked)
 
 
 def allowed_of(case) -> np.ndarray:
@@ -151,10 +154,9 @@ def test_matches_torch_attention(kata, case):
         weights,
         want_weights,
         "weights",
-        f"weights = softmax over the keys of q kᵀ / sqrt(d_k), blocked scores set to -inf first "
-        f"{sizes(case)}.",
+        message(f"{M}.why.weights", sizes=sizes(case)),
     )
-    check_close(out, want_out, "out", f"out = weights v {sizes(case)}.")
+    check_close(out, want_out, "out", message(f"{M}.why.out", sizes=sizes(case)))
 
 
 @prop(case=problems())
@@ -167,23 +169,20 @@ def test_rows_sum_to_one_and_blocked_weights_are_exactly_zero(kata, case):
         i, j = (int(x) for x in leaked[0])
         check_that(
             False,
-            f"weights[{i}, {j}] must be exactly 0.0 because mask[{i}, {j}] is False (key {j} is "
-            f"blocked for query {i}), but it is {float(weights[i, j])!r}.\n"
-            f"  Set blocked scores to -inf before the softmax: exp(-inf) is exactly 0.\n"
-            f"  mask:    {show(allowed)}\n  weights: {show(weights)}",
+            message(f"{M}.fail.blocked-not-zero", i=str(i), j=str(j), value=repr(float(weights[i, j])),
+                    mask=show(allowed), weights=show(weights)),
         )
     if not np.all((weights >= 0.0) & (weights <= 1.0)):
         check_that(
             False,
-            f"attention weights must lie in [0, 1]; got min {float(np.min(weights))!r}, "
-            f"max {float(np.max(weights))!r}\n  weights: {show(weights)}",
+            message(f"{M}.fail.weights-in-range", min=repr(float(np.min(weights))),
+                    max=repr(float(np.max(weights))), weights=show(weights)),
         )
     check_close(
         weights.sum(axis=1),
         np.ones(weights.shape[0]),
-        "the row sums of weights",
-        "Row i holds query i's weights over the m keys and must sum to 1 (softmax over axis 1, "
-        "the key axis, applied after masking).",
+        message(f"{M}.what.row-sums"),
+        message(f"{M}.why.row-sums"),
     )
 
 
@@ -244,15 +243,12 @@ def test_blocked_keys_and_values_cannot_change_the_rows_that_block_them(kata, ca
     out1, w1 = run(kata, **before)
     out2, w2 = run(kata, **after)
     rows = np.flatnonzero(~case["mask"][:, j])
-    why = lambda: (  # noqa: E731
-        f"Queries {rows.tolist()} block key {j} (mask[:, {j}] is False there), so replacing k[{j}] "
-        f"by {show(case['new_k'])}\n  and v[{j}] by {show(case['new_v'])} must leave those rows "
-        f"as they were. Blocked scores must become -inf before the softmax\n  (adding -1e9 leaks "
-        f"when a blocked score is larger than 1e9; a softmax over all keys before masking "
-        f"underflows the allowed ones)."
+    why = lambda: message(  # noqa: E731
+        f"{M}.why.blocked-change", rows=str(rows.tolist()), j=str(j),
+        new_k=show(case["new_k"]), new_v=show(case["new_v"]),
     )
-    check_close_or_explain(w2[rows], w1[rows], f"weights[{rows.tolist()}] after the change", why)
-    check_close_or_explain(out2[rows], out1[rows], f"out[{rows.tolist()}] after the change", why)
+    check_close_or_explain(w2[rows], w1[rows], message(f"{M}.what.after-change", name=f"weights[{rows.tolist()}]"), why)
+    check_close_or_explain(out2[rows], out1[rows], message(f"{M}.what.after-change", name=f"out[{rows.tolist()}]"), why)
 
 
 @prop(case=problems(), seed=S.SEEDS)
@@ -263,12 +259,9 @@ def test_permuting_keys_with_their_values_permutes_the_weight_columns(kata, case
     p = np.random.default_rng(seed).permutation(m)
     mask = None if case["mask"] is None else case["mask"][:, p]
     out2, w2 = run(kata, q=case["q"], k=case["k"][p], v=case["v"][p], mask=mask)
-    why = (
-        f"Attention treats the keys as a set: key order {p.tolist()} must only reorder the "
-        f"weight columns."
-    )
-    check_close(w2, w1[:, p], "weights with the keys reordered", why)
-    check_close(out2, out1, "out with the keys reordered", why)
+    why = message(f"{M}.why.keys-as-a-set", order=str(p.tolist()))
+    check_close(w2, w1[:, p], message(f"{M}.what.keys-reordered", name="weights"), why)
+    check_close(out2, out1, message(f"{M}.what.keys-reordered", name="out"), why)
 
 
 @prop(case=problems(masked=False))
@@ -277,9 +270,9 @@ def test_no_mask_is_the_same_as_an_all_true_mask(kata, case):
     n, m = case["q"].shape[0], case["k"].shape[0]
     out1, w1 = run(kata, **case)
     out2, w2 = run(kata, q=case["q"], k=case["k"], v=case["v"], mask=np.ones((n, m), dtype=bool))
-    why = "An all-True mask (True = may attend) blocks nothing, so it must equal mask=None."
-    check_close(w2, w1, "weights with an all-True mask", why)
-    check_close(out2, out1, "out with an all-True mask", why)
+    why = message(f"{M}.why.all-true")
+    check_close(w2, w1, message(f"{M}.what.all-true", name="weights"), why)
+    check_close(out2, out1, message(f"{M}.what.all-true", name="out"), why)
 
 
 @S.valid_inputs(calls=lambda case: [S.without(case, "row", "key")])
@@ -302,12 +295,9 @@ def test_a_query_with_a_single_allowed_key_copies_that_value(kata, case):
     out, weights = run(kata, q=case["q"], k=case["k"], v=case["v"], mask=case["mask"])
     one_hot = np.zeros(case["k"].shape[0])
     one_hot[j] = 1.0
-    why = (
-        f"mask row {i} allows only key {j}, so the softmax over that row is 1 at key {j} "
-        f"and exactly 0 elsewhere."
-    )
+    why = message(f"{M}.why.single-key", i=str(i), j=str(j))
     check_close(weights[i], one_hot, f"weights[{i}]", why)
-    check_close(out[i], case["v"][j], f"out[{i}]", f"It must be v[{j}]. " + why)
+    check_close(out[i], case["v"][j], f"out[{i}]", message(f"{M}.why.single-key-out", j=str(j), why=why))
 
 
 #: How q, k and v arrive: all three in one form (so float32 everywhere is tried), or mixed.
@@ -335,9 +325,8 @@ def test_accepts_array_likes_and_returns_float64(kata, case, forms):
     # Compared with your own answer for the float64 values: whether that answer is right is
     # what the other properties judge; this one only asks that the form changes nothing.
     want_out, want_weights = run(kata, **values, mask=case["mask"])
-    given = ", ".join(f"{name} as {form}" for name, form in zip(("q", "k", "v"), forms))
-    why = (f"({given}) should give what the same values as float64 arrays give: convert with "
-           f"np.asarray(..., dtype=np.float64) and compute in float64")
+    given = message(f"{M}.why.forms", **dict(zip(("q", "k", "v"), forms)))
+    why = message(f"{M}.why.same-as-float64", given=given)
     check_close(weights, want_weights, "weights", why)
     check_close(out, want_out, "out", why)
 
@@ -366,7 +355,7 @@ def test_rejects_a_zero_dimension(kata, dims, seed):
 
 @CONTRACT.rejects_a_size_that_disagrees(
     lambda draw: draw_problem(draw, kind="ordinary"), "d_k", ("k",), choices=lambda case: range(1, 8),
-    because="q has width {q.shape[1]} but k has width {k.shape[1]}",
+    because=lambda q, k, **_: message(f"{M}.because.widths", q_width=str(q.shape[1]), k_width=str(k.shape[1])),
 )
 def test_rejects_q_and_k_of_different_widths(kata, case):
     """q and k of different widths (d_k) raise ValueError"""
@@ -374,7 +363,7 @@ def test_rejects_q_and_k_of_different_widths(kata, case):
 
 @CONTRACT.rejects_a_size_that_disagrees(  # no mask: its width would be ambiguous
     lambda draw: draw_problem(draw, kind="ordinary", masked=False), "m", ("v",), choices=lambda case: range(1, 8),
-    because="k has {k.shape[0]} rows (keys) but v has {v.shape[0]}",
+    because=lambda k, v, **_: message(f"{M}.because.rows", k_rows=str(k.shape[0]), v_rows=str(v.shape[0])),
 )
 def test_rejects_k_and_v_with_different_numbers_of_rows(kata, case):
     """k and v with different numbers of rows raise ValueError"""
@@ -404,9 +393,12 @@ def test_rejects_a_mask_that_is_not_bool(kata, case):
         bad = dict(case, mask=case["mask"].astype(dtype))
         expect_value_error(
             lambda: kata(**bad),
-            f"mask has dtype {np.dtype(dtype)}, not bool (0/1 numbers are ambiguous: "
-            f"torch adds a float mask to the scores)",
+            message(f"{M}.because.mask-dtype", dtype=str(np.dtype(dtype))),
         )
+
+
+#: The name of the transposed wrong mask (shown with the input; in a message, in its language).
+TRANSPOSED = "(m, n), transposed"
 
 
 @st.composite
@@ -425,7 +417,7 @@ def with_wrongly_shaped_masks(draw):
         "(n, 1)": np.ones((n, 1), dtype=bool),
         "(m,)": valid[0],
         "(1, n, m)": valid[None],
-        "(m, n), transposed": S.valid_mask(rng, m, n, 0.5),
+        TRANSPOSED: S.valid_mask(rng, m, n, 0.5),
         "(n + 1, m)": np.vstack([valid, valid[:1]]),
         "(n, m + 1)": np.hstack([valid, valid[:, :1]]),
     }
@@ -441,8 +433,8 @@ def test_rejects_a_mask_whose_shape_is_not_n_by_m(kata, case):
     for name, mask in case["masks"].items():
         expect_value_error(
             lambda: kata(q=case["q"], k=case["k"], v=case["v"], mask=mask),
-            f"mask has shape {mask.shape}, the {name} form, but n={n} queries and m={m} keys "
-            f"need exactly ({n}, {m}) (no broadcasting)",
+            message(f"{M}.because.mask-shape", shape=str(mask.shape), n=str(n), m=str(m),
+                    form=message(f"{M}.because.mask-transposed") if name == TRANSPOSED else name),
         )
 
 
@@ -461,14 +453,13 @@ def test_rejects_a_query_with_no_allowed_key(kata, bad):
     case, row = bad
     expect_value_error(
         lambda: kata(**case),
-        f"mask row {row} is all False: query {row} has no key to attend to, so its softmax is 0/0",
+        message(f"{M}.because.no-allowed-key", row=str(row)),
     )
 
 
 @CONTRACT.rejects_an_overflowing_score(
     lambda draw: draw_problem(draw, kind="ordinary"),
-    because="the score of query {i} and key {j} (allowed) is q[{i}]·k[{j}] / sqrt(d_k) ≈ 1e400, "
-    "which overflows to inf in float64 and would make the softmax NaN",
+    because=lambda i, j, **_: message(f"{M}.because.overflow", i=str(i), j=str(j)),
 )
 def test_rejects_an_allowed_score_that_overflows(kata, bad):
     """An allowed score q[i]·k[j] / sqrt(d_k) that overflows to inf raises ValueError (instead of NaN)"""

@@ -23,6 +23,8 @@ from tests.contract import Contract, fresh, rejects_each_call
 from tests.judge import KataMismatch, check_close, check_pair, check_that, expect_value_error, prop
 
 INPUTS = ("x", "w_q", "w_k", "w_v", "w_o")
+#: The judge's messages: dojo/locale/<lang>/judge/multihead_attention.toml.
+M = "judge.multihead_attention"
 
 
 def PROBE():
@@ -212,13 +214,10 @@ def large_score_problems(draw):
     return case
 
 
-def dims_of(case) -> str:
-    """The sizes of a (valid) case, for failure messages."""
+def dims_of(case) -> dict:
+    """The sizes of a (valid) case, for failure messages (a message)."""
     z = sizes_of(case)
-    return (
-        f"(here n={z['n']}, d_model={z['d_model']}, num_heads={z['h']}, d_k={z['d_k']}, "
-        f"d_v={z['d_v']}, d_out={z['d_out']}, causal={case['causal']})"
-    )
+    return message(f"{M}.why.dims", **{k: str(v) for k, v in z.items()}, causal=str(case["causal"]))
 
 
 # -- Calling and comparing ---------------------------------------------------------------------
@@ -237,33 +236,27 @@ def run(kata, case):
         if e.message["id"] != "result.shape":  # not a pair, or a dtype: check_pair's message says it all
             raise
         if e.message["params"]["what"] == "out":
-            note = "out is (n, d_out): the heads concatenated to (n, num_heads * d_v), then times w_o."
+            note = message(f"{M}.why.note-out")
         else:
-            note = "weights is (num_heads, n, n): one (n, n) attention table per head, heads first, not averaged."
+            note = message(f"{M}.why.note-weights")
         raise KataMismatch(message("result.shape.explained", shape=e.message, note_text=note,
                                    dims_text=dims_of(case))) from None
 
 
-WEIGHTS_HINT = """Check, for each head h:
-    - Q and K use columns [h*d_k, (h+1)*d_k): reshape (n, num_heads*d_k) to (n, num_heads, d_k),
-      then move the head axis to the front (a plain reshape to (num_heads, n, d_k) mixes positions);
-    - the scale is 1/sqrt(d_k), d_k the width of ONE head (not d_model, not num_heads*d_k);
-    - the softmax runs over the keys (the last axis);
-    - with causal=True, query i sees only keys j <= i."""
-OUT_HINT = """Your weights match, so look at what comes after the softmax:
-    - V is split like Q and K: head h uses columns [h*d_v, (h+1)*d_v) of x w_v;
-    - head h's output goes back to columns [h*d_v, (h+1)*d_v) of the (n, num_heads*d_v)
-      concatenation, heads in order (transpose back to (n, num_heads, d_v) before reshaping);
-    - only then multiply by w_o, once, for all heads together."""
+#: What to check when the weights (or, with the weights right, out) differ: a message each.
+WEIGHTS_HINT = f"{M}.why.weights-hint"
+OUT_HINT = f"{M}.why.out-hint"
 
 
-def compare(got, want, case, against: str):
-    """Weights first (they locate a bug in the split, scale, mask or softmax), then out."""
+def compare(got, want, case, against: dict):
+    """Weights first (they locate a bug in the split, scale, mask or softmax), then out.
+    ``against``: where the expected values come from (a message)."""
     out, weights = got
     want_out, want_weights = want
-    where = f"{dims_of(case)}\n  Expected values: {against}."
-    check_close(weights, want_weights, "weights", f"{WEIGHTS_HINT}\n  {where}")
-    check_close(out, want_out, "out", f"{OUT_HINT}\n  {where}")
+    dims = dims_of(case)
+    check_close(weights, want_weights, "weights",
+                message(f"{M}.why.compare", hint=message(WEIGHTS_HINT), dims=dims, against=against))
+    check_close(out, want_out, "out", message(f"{M}.why.compare", hint=message(OUT_HINT), dims=dims, against=against))
 
 
 def torch_answer(case, **overrides):
@@ -297,7 +290,7 @@ _EXAMPLE = dict(  # n=3, d_model=4, num_heads=2, d_k=1, d_v=3, d_out=2
 @example(case={**_EXAMPLE, "causal": True})
 def test_matches_torch_multihead_attention(kata, case):
     """Matches torch (scaled dot-product attention per head, heads concatenated in order, then w_o), causal or not, with d_k != d_v"""
-    compare(run(kata, case), torch_answer(case), case, "torch, per-head scaled_dot_product_attention")
+    compare(run(kata, case), torch_answer(case), case, message(f"{M}.why.against-torch"))
 
 
 @prop(case=problems(TORCH_MODULE_SIZES))
@@ -310,8 +303,7 @@ def test_matches_torchs_own_nn_multihead_attention_code_path(kata, case):
         run(kata, case),
         want,
         case,
-        "torch.nn.functional.multi_head_attention_forward (what nn.MultiheadAttention runs), "
-        "with w_q, w_k, w_v, w_o as its projection weights and no biases",
+        message(f"{M}.why.against-torch-module"),
     )
 
 
@@ -321,11 +313,9 @@ def test_large_scores_stay_finite_and_match_torch(kata, case):
     got = run(kata, case)
     check_that(
         all(np.isfinite(a).all() for a in got),
-        "with scores around 1e3-1e4 your answer contains NaN or inf: exp(1e3) overflows.\n"
-        "  A softmax row is unchanged by subtracting a constant; subtract the row's max first.\n"
-        f"  {dims_of(case)}",
+        message(f"{M}.fail.large-not-finite", dims=dims_of(case)),
     )
-    compare(got, torch_answer(case), case, "torch, per-head scaled_dot_product_attention")
+    compare(got, torch_answer(case), case, message(f"{M}.why.against-torch"))
 
 
 # -- Properties that pin a bug down --------------------------------------------------------
@@ -340,7 +330,7 @@ def test_one_head_is_plain_single_head_attention(kata, case):
         run(kata, case),
         want,
         case,
-        "torch single-head attention softmax(Q Kᵀ / sqrt(d_k)) V, then times w_o",
+        message(f"{M}.why.against-one-head"),
     )
 
 
@@ -378,13 +368,9 @@ def test_permuting_the_heads_permutes_the_weights_and_leaves_out_unchanged(kata,
     )
     out, weights = run(kata, case)
     out_p, weights_p = run(kata, permuted)
-    why = (
-        f"New head i is old head {order}[i]: its columns of w_q, w_k, w_v and its rows of "
-        f"w_o moved together, so it computes the same thing.\n  {dims_of(case)}\n"
-        f"  Expected: your own answer for the original head order, with the heads reordered."
-    )
-    check_close(weights_p, weights[order], "weights after reordering the heads", why)
-    check_close(out_p, out, "out after reordering the heads", why)
+    why = message(f"{M}.why.heads-reordered", order=str(order), dims=dims_of(case))
+    check_close(weights_p, weights[order], message(f"{M}.what.heads-reordered", name="weights"), why)
+    check_close(out_p, out, message(f"{M}.what.heads-reordered", name="out"), why)
 
 
 @S.valid_inputs(
@@ -408,12 +394,8 @@ def _check_zero_above_the_diagonal(weights, case):
     if leaked.size:
         head, k = (int(i) for i in leaked[0])
         i, j = (int(a) for a in np.argwhere(above)[k])
-        raise KataMismatch(
-            f"with causal=True, weights[{head}, {i}, {j}] (query {i} looking at the later key {j}) "
-            f"should be exactly 0, got {weights[head, i, j]!r}.\n"
-            f"  Set the scores above the diagonal to -inf before the softmax, in every head.\n"
-            f"  {dims_of(case)}"
-        )
+        raise KataMismatch(message(f"{M}.fail.future-not-zero", head=str(head), i=str(i), j=str(j),
+                                   value=repr(weights[head, i, j]), dims=dims_of(case)))
 
 
 @prop(case=later_tokens_changed())
@@ -423,10 +405,7 @@ def test_causal_attends_only_to_earlier_positions(kata, case):
     out, weights = run(kata, case)
     _check_zero_above_the_diagonal(weights, case)
     out_c, weights_c = run(kata, dict(case, x=changed))
-    why = (
-        f"Only x[t+1:] changed (t={t}); position i <= t may only look at positions j <= i.\n"
-        f"  {dims_of(case)}\n  Expected: your own answer for the original x."
-    )
+    why = message(f"{M}.why.later-tokens", t=str(t), dims=dims_of(case))
     check_close(weights_c[:, : t + 1], weights[:, : t + 1], f"weights[:, :{t + 1}]", why)
     check_close(out_c[: t + 1], out[: t + 1], f"out[:{t + 1}]", why)
 
@@ -437,16 +416,15 @@ def test_every_heads_weight_rows_sum_to_one(kata, case):
     _, weights = run(kata, case)
     check_that(
         np.all((weights >= 0) & (weights <= 1)),
-        f"attention weights must lie in [0, 1]; got min {np.min(weights)!r}, max {np.max(weights)!r}\n"
-        f"  {dims_of(case)}",
+        message(f"{M}.fail.weights-in-range", min=repr(np.min(weights)), max=repr(np.max(weights)),
+                dims=dims_of(case)),
     )
     h, n = weights.shape[:2]
     check_close(
         weights.sum(axis=-1),
         np.ones((h, n)),
-        "the row sums weights.sum(axis=-1)",
-        "For each head and each query, the weights over the keys must sum to 1 "
-        f"(is the softmax over the last axis?).\n  {dims_of(case)}",
+        message(f"{M}.what.row-sums"),
+        message(f"{M}.why.row-sums", dims=dims_of(case)),
     )
 
 
@@ -481,9 +459,9 @@ def test_accepts_array_likes_returns_float64_and_leaves_inputs_alone(kata, case)
     got = run(kata, dict(case, **given))
     # Compared with your own answer for the float64 values: whether that answer is right is
     # what the other properties judge; this one only asks that the form changes nothing.
-    shown = ", ".join(f"{name} as {form}" for name, form in forms.items())
+    shown = message(f"{M}.why.forms", **forms)
     compare(got, run(kata, dict(case, **values)), dict(case, **values),
-            f"your own answer for the same values as float64 arrays (given {shown})")
+            message(f"{M}.why.against-own-float64", given=shown))
 
 
 # -- Contract violations -> ValueError ---------------------------------------------------------
@@ -494,7 +472,7 @@ def _call(kata, case):
     return lambda: kata(**fresh(case))
 
 
-def bad_call(case, because: str) -> tuple[dict, str]:
+def bad_call(case, because: dict) -> tuple[dict, dict]:
     """A generated bad call and the one rule it breaks (shown with the failing input)."""
     return case, because
 
@@ -518,8 +496,8 @@ def test_rejects_a_bool_or_float_num_heads(kata, case):
     h = case["num_heads"]
     expect_value_error(
         _call(kata, case),
-        f"num_heads={h!r} is a {type(h).__name__}, not an int"
-        + (" (bool is a subclass of int in Python: check for it explicitly)" if isinstance(h, bool) else ""),
+        message(f"{M}.because.num-heads-bool" if isinstance(h, bool) else f"{M}.because.num-heads-type",
+                value=repr(h), type=type(h).__name__),
     )
 
 
@@ -534,7 +512,7 @@ def num_heads_not_positive(draw):
 @prop(case=num_heads_not_positive())
 def test_rejects_zero_or_negative_num_heads(kata, case):
     """num_heads of 0 or below raises ValueError"""
-    expect_value_error(_call(kata, case), f"num_heads={case['num_heads']} is not a positive int")
+    expect_value_error(_call(kata, case), message(f"{M}.because.num-heads-not-positive", value=str(case["num_heads"])))
 
 
 @st.composite
@@ -552,13 +530,13 @@ def widths_not_divisible(draw):
         d_model, width = z["d_model"], h * z["d_k"] + extra
         case["w_q"] = S.normal(rng, (d_model, width))
         case["w_k"] = S.normal(rng, (d_model, width))
-        what = f"w_q and w_k have width {width}"
+        what = f"{M}.because.q-k-not-divisible"
     else:
         width = h * z["d_v"] + extra
         case["w_v"] = S.normal(rng, (z["d_model"], width))
         case["w_o"] = S.normal(rng, (width, z["d_out"]))
-        what = f"w_v has width {width}"
-    return bad_call(case, f"{what}, not divisible by num_heads={h}")
+        what = f"{M}.because.v-not-divisible"
+    return bad_call(case, message(what, width=str(width), h=str(h)))
 
 
 @rejects_each_call(widths_not_divisible())
@@ -573,7 +551,8 @@ def q_and_k_widths_differ(draw):
     z = sizes_of(case)
     d_k2 = _other_than(draw, 1, 5, z["d_k"])
     case["w_k"] = S.normal(S.rng_for(draw(S.SEEDS)), (z["d_model"], z["h"] * d_k2))
-    return bad_call(case, f"w_q has width {case['w_q'].shape[1]} but w_k has width {case['w_k'].shape[1]}")
+    return bad_call(case, message(f"{M}.because.widths", q_width=str(case["w_q"].shape[1]),
+                                  k_width=str(case["w_k"].shape[1])))
 
 
 @rejects_each_call(q_and_k_widths_differ())
@@ -589,7 +568,7 @@ def a_projection_with_wrong_rows(draw):
     name = draw(PROJECTIONS)
     rows = _other_than(draw, 1, 9, z["d_model"])
     case[name] = S.normal(S.rng_for(draw(S.SEEDS)), (rows, case[name].shape[1]))
-    return bad_call(case, f"{name} has {rows} rows but x has d_model = {z['d_model']} columns")
+    return bad_call(case, message(f"{M}.because.rows", name=name, rows=str(rows), d_model=str(z["d_model"])))
 
 
 @rejects_each_call(a_projection_with_wrong_rows())
@@ -604,7 +583,8 @@ def w_o_rows_wrong(draw):
     z = sizes_of(case)
     rows = _other_than(draw, 1, 13, z["h"] * z["d_v"])
     case["w_o"] = S.normal(S.rng_for(draw(S.SEEDS)), (rows, z["d_out"]))
-    return bad_call(case, f"w_o has {rows} rows, but num_heads * d_v = {z['h']} * {z['d_v']} = {z['h'] * z['d_v']}")
+    return bad_call(case, message(f"{M}.because.w-o-rows", rows=str(rows), h=str(z["h"]), d_v=str(z["d_v"]),
+                                  product=str(z["h"] * z["d_v"])))
 
 
 @rejects_each_call(w_o_rows_wrong())
@@ -627,7 +607,7 @@ def a_zero_dimension(draw):
     z[which] = 0
     case = build(z, x_scale, causal, seed)
     shapes = ", ".join(f"{k} {np.shape(case[k])}" for k in INPUTS)
-    return bad_call(case, f"{which} is 0 ({shapes})")
+    return bad_call(case, message(f"{M}.because.zero-size", which=which, shapes=shapes))
 
 
 @rejects_each_call(a_zero_dimension())
@@ -656,10 +636,7 @@ def an_overflowing_score(draw):
     case["w_q"][0, g * z["d_k"]] = 1.0
     case["w_k"][0] = case["w_q"][0]
     case["x"][p, 0] = 1e156
-    return bad_call(case, (
-        f"head {g}'s score for query {p} and key {p} (an allowed pair) is about 1e312, which "
-        f"overflows to inf, although every input and projection is finite"
-    ))
+    return bad_call(case, message(f"{M}.because.overflow", g=str(g), p=str(p)))
 
 
 @rejects_each_call(an_overflowing_score())

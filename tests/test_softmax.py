@@ -3,6 +3,7 @@
 import numpy as np
 from hypothesis import example, strategies as st
 
+from dojo.messages import message
 from tests import oracle
 from tests import strategies as S
 from tests.judge import (
@@ -48,13 +49,13 @@ def test_every_slice_is_a_probability_distribution(kata, case):
     got = run(kata, x, axis)
     check_that(
         np.all((got >= 0) & (got <= 1)),
-        f"softmax entries must lie in [0, 1]; got min {float(np.min(got))!r}, max {float(np.max(got))!r}",
+        message("judge.softmax.fail.entries-in-range", min=repr(float(np.min(got))), max=repr(float(np.max(got)))),
     )
     check_close(
         got.sum(axis=axis),
         np.ones(np.delete(x.shape, axis % x.ndim)),
-        f"the sum of each slice along axis {axis}",
-        "Each slice along the axis you were given must sum to 1 (are you reducing over the right axis?).",
+        message("judge.softmax.what.slice-sums", axis=str(axis)),
+        message("judge.softmax.why.slice-sums"),
     )
 
 
@@ -66,10 +67,9 @@ def test_large_logits_do_not_overflow(kata, case):
     got = run(kata, x, axis)
     check_that(
         np.isfinite(got).all(),
-        "softmax of large logits (around 1e4) returned NaN or inf: exp(1e4) overflows.\n"
-        "  Softmax is unchanged by subtracting a constant from a slice; subtract its max first.",
+        message("judge.softmax.fail.large-not-finite"),
     )
-    check_close(got, oracle.softmax(x, axis=axis), "softmax of large logits")
+    check_close(got, oracle.softmax(x, axis=axis), message("judge.softmax.what.large"))
 
 
 @prop(case=cases(kind="mixed"))
@@ -79,8 +79,8 @@ def test_slices_with_very_different_scales_each_normalise(kata, case):
     check_close(
         run(kata, x, axis),
         oracle.softmax(x, axis=axis),
-        "softmax with slices 1e4 apart",
-        "Shift each slice by its own max (keepdims=True along axis), not by one global max.",
+        message("judge.softmax.what.mixed"),
+        message("judge.softmax.why.mixed"),
     )
 
 
@@ -92,9 +92,9 @@ def test_minus_inf_logits_get_exactly_zero(kata, case):
     got = run(kata, x, axis)
     check_that(
         np.all(got[np.isneginf(x)] == 0.0),
-        f"entries whose logit is -inf must be exactly 0; got {got[np.isneginf(x)]}",
+        message("judge.softmax.fail.minus-inf-not-zero", got=str(got[np.isneginf(x)])),
     )
-    check_close(got, oracle.softmax(x, axis=axis), "softmax with -inf logits")
+    check_close(got, oracle.softmax(x, axis=axis), message("judge.softmax.what.minus-inf"))
 
 
 @prop(case=cases(kind="ordinary"), shift=st.sampled_from([-1e3, -7.5, 2.25, 50.0, 1e3]), seed=S.SEEDS)
@@ -107,7 +107,7 @@ def test_adding_a_constant_to_a_slice_changes_nothing(kata, case, shift, seed):
     before = run(kata, x, axis)
     after = run(kata, x + offsets, axis)
     check_close(
-        after, before, "softmax(x + c)", "Softmax is invariant to adding a constant c to a slice."
+        after, before, "softmax(x + c)", message("judge.softmax.why.shift")
     )
 
 
@@ -117,7 +117,7 @@ def test_accepts_array_likes_and_returns_float64(kata, case, form):
     x, axis = case
     arg, value = S.as_form(x, form)
     got = run(kata, arg, axis)
-    check_close(got, oracle.softmax(value, axis=axis), f"softmax of a {form} input")
+    check_close(got, oracle.softmax(value, axis=axis), message("judge.softmax.what.form", form=form))
 
 
 @prop(case=cases())
@@ -142,7 +142,8 @@ def with_a_bad_entry(draw):
 def test_rejects_nan_or_plus_inf(kata, case):
     """NaN or +inf anywhere in x raises ValueError"""
     x, axis, bad, index = case
-    expect_value_error(lambda: kata(x=x, axis=axis), f"x[{index}] is {bad}")
+    expect_value_error(lambda: kata(x=x, axis=axis),
+                       message("judge.softmax.because.non-finite", index=str(index), value=str(bad)))
 
 
 @prop(case=cases(), slice_seed=S.SEEDS)
@@ -155,14 +156,14 @@ def test_rejects_a_slice_that_is_all_minus_inf(kata, case, slice_seed):
     x[tuple(index)] = -np.inf
     expect_value_error(
         lambda: kata(x=x, axis=axis),
-        f"the slice x[{tuple(index)}] is entirely -inf, so it has nothing to normalise",
+        message("judge.softmax.because.slice-all-minus-inf", index=str(tuple(index))),
     )
 
 
 @prop(value=st.floats(-10, 10), axis=st.sampled_from([-1, 0]))
 def test_rejects_a_scalar(kata, value, axis):
     """A 0-d input raises ValueError"""
-    expect_value_error(lambda: kata(x=np.float64(value), axis=axis), "x is 0-d (a scalar)")
+    expect_value_error(lambda: kata(x=np.float64(value), axis=axis), message("judge.softmax.because.scalar"))
 
 
 @prop(shape=st.lists(S.dims(1, 4), min_size=1, max_size=3), data=st.data())
@@ -171,7 +172,8 @@ def test_rejects_an_axis_out_of_range(kata, shape, data):
     ndim = len(shape)
     axis = data.draw(st.one_of(st.integers(ndim, ndim + 3), st.integers(-ndim - 3, -ndim - 1)), "axis")
     x = data.draw(S.arrays(tuple(shape)), "x")
-    expect_value_error(lambda: kata(x=x, axis=axis), f"axis={axis} does not exist for a {ndim}-D x")
+    expect_value_error(lambda: kata(x=x, axis=axis),
+                       message("judge.softmax.because.axis-out-of-range", axis=str(axis), ndim=str(ndim)))
 
 
 @prop(case=S.shapes_and_axis(max_dims=3))
@@ -181,5 +183,5 @@ def test_rejects_an_empty_axis(kata, case):
     shape = list(shape)
     shape[axis] = 0
     expect_value_error(
-        lambda: kata(x=np.zeros(shape), axis=axis), f"x has length 0 along axis {axis}"
+        lambda: kata(x=np.zeros(shape), axis=axis), message("judge.softmax.because.empty-axis", axis=str(axis))
     )
