@@ -81,3 +81,18 @@ def untouched(text: str, solution: Path, function: str) -> str | None:
         if text == stub_source(solution, function, language):
             return language
     return None
+
+
+def source_in(path: Path, function: str, language: str | None = None) -> str:
+    """A solution file as it is, its contract's docstring in ``language`` (None: the screen's)
+    when there is a translation: ``dojo solution`` in Chinese. The code is untouched."""
+    text = Path(path).read_text(encoding="utf-8")
+    translated = _translated(path, function, language)
+    if translated is None:
+        return text
+    _, lines, fn, _ = _parts(path, function)
+    doc = fn.body[0]
+    indent = " " * doc.col_offset
+    body = [indent + ln if ln.strip() else "" for ln in translated.strip("\n").split("\n")]
+    docstring = [indent + '"""' + body[0].lstrip(), *body[1:], indent + '"""']
+    return "\n".join([*lines[: doc.lineno - 1], *docstring, *lines[doc.end_lineno:]]) + "\n"

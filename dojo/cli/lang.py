@@ -36,8 +36,9 @@ def cmd_lang(env: Env, args) -> int:
     if edited:
         env.say(words("cli.lang.stubs-edited", files=words("cli.join.list").join(shown(env, env.kata_file(k)) for k in edited),
                       first=edited[0].module))
-    winner = lang.source(getattr(args, "lang_flag", None), state_dir=env.state_dir)
-    if winner in ("flag", "env"):
+    flag = getattr(args, "lang_flag", None)
+    winner = lang.source(flag, state_dir=env.state_dir)
+    if winner in ("flag", "env") and lang.choose(flag, state_dir=env.state_dir) != args.language:  # wins, and differs
         env.say(words(f"cli.lang.overridden.{winner}", value=os.environ.get("DOJO_LANG", "")))
     return Exit.OK
 

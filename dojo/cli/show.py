@@ -90,7 +90,9 @@ def cmd_solution(env: Env, args) -> int:
     path = env.solution_file(kata)
     env.say(line(env, (words("cli.solution.title", path=shown(env, path)), "bold")))
     env.say()
-    for n, code in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    from dojo.stubs import source_in
+
+    for n, code in enumerate(source_in(path, kata.function).splitlines(), 1):  # its contract in your language
         env.say(line(env, (f"{n:4d} ", "dim"), code, hang=5 + len(code) - len(code.lstrip(" "))))
     return Exit.OK
 

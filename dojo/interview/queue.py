@@ -202,8 +202,8 @@ class Interview:
         checks = properties_of(env.test_file(kata))
         if s.coach:
             say(line(env, (words("interview.checks.coach"), "bold"), words("interview.checks.coach.tail")))
-            for _, statement in checks:
-                say(line(env, f"  • {statement}", hang=4))
+            for test, statement in checks:
+                say(line(env, f"  • {locale.property_title(kata.module, test, statement)}", hang=4))
         else:  # their titles would hand over the classic mistakes: shown once the interview ends
             say(line(env, (words("interview.checks"), "bold"), words("interview.checks.tail", count=len(checks))))
         say()
