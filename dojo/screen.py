@@ -28,7 +28,7 @@ from __future__ import annotations
 import os
 import re
 
-from dojo import cjk, layout
+from dojo import layout
 from dojo.layout import CODES, NBSP, wrap_text  # noqa: F401 (part of the screen's interface)
 
 _SGR = re.compile(r"\033\[[0-9;]*m")
@@ -235,7 +235,9 @@ def least_width(headers: list[str], rows: list, indent: int = 0, nowrap=()) -> i
         if i in nowrap:
             cols.append(max(cell_len(c) for c in cells))
         else:
-            cols.append(max(cjk.longest(c) for c in cells))  # Chinese may break between characters
+            # a Chinese phrase counts as one word here: a table that could fit only by breaking
+            # one takes its narrow form instead (the history drops its bar), which reads better
+            cols.append(max(cell_len(w) for c in cells for w in (c.split() or [""])))
     cols[0] += indent
     return sum(cols) + 2 * (len(cols) - 1)
 

@@ -16,9 +16,7 @@ import datetime as dt
 import io
 import json
 import re
-import shutil
 import tomllib
-from pathlib import Path
 
 import pytest
 
@@ -29,6 +27,7 @@ from dojo.render import properties_of
 from dojo.screen import cell_len
 from dojo.stubs import stub_source
 from tests.tool.harness import REPO, Sandbox
+from tests.tool.test_interview import oracle_cache, sandbox  # noqa: F401 - fixtures (one oracle cache a module)
 
 ZH = {"DOJO_LANG": "zh"}
 N = len(properties_of(REPO / "tests" / "test_softmax.py"))
@@ -84,22 +83,6 @@ def lines_up(out: str, header: str, rows: int, filled=()) -> list[str]:
             if ln is head or i in filled:
                 assert c[s] not in (" ", ""), f"nothing starts at cell {s}:\n{ln}\n{rule}"
     return body
-
-
-@pytest.fixture(scope="module")
-def oracle_cache(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("oracle-cache")
-    for f in (REPO / ".dojo" / "cache").glob("*.pkl"):
-        shutil.copy(f, folder / f.name)
-    return folder
-
-
-@pytest.fixture
-def sandbox(tmp_path, oracle_cache):
-    box = Sandbox(tmp_path)
-    box.state.mkdir()
-    (box.state / "cache").symlink_to(oracle_cache)
-    return box
 
 
 def records(box: Sandbox) -> list[dict]:
