@@ -56,9 +56,7 @@ def stub_source(solution: Path, function: str, language: str | None = "en") -> s
     docstring = lines[doc.lineno - 1 : doc.end_lineno]
     translated = _translated(solution, function, language)
     if translated is not None:
-        indent = " " * doc.col_offset
-        body = [indent + ln if ln.strip() else "" for ln in translated.strip("\n").split("\n")]
-        docstring = [indent + '"""' + body[0].lstrip(), *body[1:], indent + '"""']
+        docstring = _docstring_lines(translated, doc.col_offset)
     return "\n".join(imports) + "\n\n\n" + "\n".join([*head, *docstring]) + "\n" + BODY
 
 
@@ -92,7 +90,12 @@ def source_in(path: Path, function: str, language: str | None = None) -> str:
         return text
     _, lines, fn, _ = _parts(path, function)
     doc = fn.body[0]
-    indent = " " * doc.col_offset
-    body = [indent + ln if ln.strip() else "" for ln in translated.strip("\n").split("\n")]
-    docstring = [indent + '"""' + body[0].lstrip(), *body[1:], indent + '"""']
+    docstring = _docstring_lines(translated, doc.col_offset)
     return "\n".join([*lines[: doc.lineno - 1], *docstring, *lines[doc.end_lineno:]]) + "\n"
+
+
+def _docstring_lines(text: str, column: int) -> list[str]:
+    """A translated docstring as source lines, indented to ``column``, in triple quotes."""
+    indent = " " * column
+    body = [indent + ln if ln.strip() else "" for ln in text.strip("\n").split("\n")]
+    return [indent + '"""' + body[0].lstrip(), *body[1:], indent + '"""']
