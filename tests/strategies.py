@@ -112,6 +112,35 @@ def logits(draw, shape, axis: int, kind: str | None = None) -> np.ndarray:
     return x
 
 
+#: The size of the large entries of a "far below" case: its scores are about -1e12.
+FAR = 1e6
+
+
+def scores_far_below(rng: np.random.Generator, q: np.ndarray, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """q and k with large opposite entries in column 0 (q[:, 0] + 1e6, k[j, 0] - 1e6 t_j, the
+    t_j = 1..m in random order), so every score q_i·k_j / sqrt(d_k) lies near -1e12 t_j /
+    sqrt(d_k), far below -1e9: blocking with a finite -1e9 instead of -inf
+    (``np.where(allowed, scores, -1e9)``) then puts all the weight on blocked keys. The scores
+    of one query lie >= 1e11 apart, so each row's weight sits on one key whatever the rounding."""
+    steps = rng.permutation(k.shape[0]) + 1.0
+    q, k = q.copy(), k.copy()
+    q[:, 0] += FAR
+    k[:, 0] -= FAR * steps
+    return q, k
+
+
+def projected_scores_far_below(rng: np.random.Generator, x: np.ndarray, w_q: np.ndarray,
+                               w_k: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The same for katas that project x (..., n, d_model) with w_q, w_k (d_model, ·): x[..., 0]
+    gets large entries 1e6 t_i (t_i = 1..n in random order), w_q's row 0 is all 1 and w_k's
+    all -1, so every head's score of query i and key j is near -1e12 t_i t_j d_k / sqrt(d_k),
+    far below -1e9, and the scores of one query lie >= 1e11 apart."""
+    x, w_q, w_k = x.copy(), w_q.copy(), w_k.copy()
+    x[..., 0] += FAR * (rng.permutation(x.shape[-2]) + 1.0)
+    w_q[0], w_k[0] = 1.0, -1.0
+    return x, w_q, w_k
+
+
 def _drop(shape, axis):
     """``shape`` without ``axis``."""
     axis = axis % len(shape)

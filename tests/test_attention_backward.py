@@ -126,7 +126,8 @@ BOOLS = st.booleans()
 def draw_problem(draw, kind=None, masked=None, min_keys=1, max_side=7):
     """Valid inputs {q, k, v, d_out, mask} and the generator that made them.
 
-    ``kind``: "ordinary" (entries of size 0.3 to 10) or "large" (q and k ~100: scores ~1e4).
+    ``kind``: "ordinary" (entries of size 0.3 to 10), "large" (q and k ~100: scores ~1e4) or
+    "far below" (masked, every score ~-1e12: S.scores_far_below).
     """
     if draw(SHAPE_KINDS) == "distinct":
         n, m, d_k, d_v = draw(DISTINCT)
@@ -136,6 +137,8 @@ def draw_problem(draw, kind=None, masked=None, min_keys=1, max_side=7):
     n, m, d_k, d_v = (min(s, max_side) for s in (n, m, d_k, d_v))
     m = max(m, min_keys)
     kind = kind or draw(KINDS)
+    if kind == "far below":  # blocked keys are what such scores test
+        masked = True
     masked = draw(BOOLS) if masked is None else masked
     q_scale, k_scale = (100.0, 100.0) if kind == "large" else (draw(S.SCALES), draw(S.SCALES))
     v_scale, d_scale = draw(S.SCALES), draw(S.SCALES)
@@ -148,6 +151,8 @@ def draw_problem(draw, kind=None, masked=None, min_keys=1, max_side=7):
         "d_out": S.normal(rng, (n, d_v), d_scale),
         "mask": S.valid_mask(rng, n, m, density) if masked else None,
     }
+    if kind == "far below":
+        case["q"], case["k"] = S.scores_far_below(rng, case["q"], case["k"])
     return case, rng
 
 
@@ -213,11 +218,17 @@ _EXAMPLE = {
 }
 
 
-@prop(case=problems())
+@prop(case=problems() | problems(kind="far below"))
 @example(case=_EXAMPLE)
 @example(case={**_EXAMPLE, "mask": np.array([[True, False, True, False], [False, True, True, False]])})
+@example(case={  # every allowed score far below -1e9: a finite fill of -1e9 takes all the weight
+    **_EXAMPLE,
+    "q": np.array([[1e6, 0.0, 2.0], [1e6, -1.0, 0.3]]),
+    "k": np.array([[-1e6, 1.0, 0.0], [-2e6, 2.0, 1.0], [-3e6, 0.5, 0.5], [-4e6, 0.1, -0.4]]),
+    "mask": np.array([[False, True, True, False], [True, False, False, True]]),
+})
 def test_matches_torch_autograd(kata, case):
-    """Matches torch autograd through scaled_dot_product_attention (float64), with and without a mask, ordinary and large scores"""
+    """Matches torch autograd through scaled_dot_product_attention (float64), with and without a mask, for ordinary, large and far-below-zero (~-1e12) scores"""
     want = torch_gradients(case["q"], case["k"], case["v"], case["d_out"], case["mask"])
     check_grads(run(kata, case), want, case, said("what.torch"), said("why.torch", sizes=sizes(case)))
 

@@ -144,6 +144,24 @@ def problems(draw, pad_kind=None, causal=None, min_n=1, batch=None):
                  draw(BOOLS) if causal is None else causal, draw(S.SEEDS))
 
 
+PROBLEMS = problems()
+
+
+@S.valid_inputs()
+@st.composite
+def far_below_problems(draw):
+    """A valid call, causal or padded or both, whose scores all lie far below -1e9, in every
+    head (S.projected_scores_far_below, on the torch-layout blocks of in_proj_weight): a finite
+    fill of -1e9 for the blocked keys takes all the weight."""
+    case = draw(PROBLEMS)
+    E = case["x"].shape[-1]
+    w = case["in_proj_weight"]
+    rng = S.rng_for(draw(S.SEEDS))
+    x, w_q, w_k = S.projected_scores_far_below(rng, case["x"], w[:E].T, w[E : 2 * E].T)
+    case["x"], case["in_proj_weight"] = x, np.concatenate([w_q.T, w_k.T, w[2 * E :]])
+    return case
+
+
 def allowed_of(case) -> np.ndarray:
     """(B, n, n) bool: query i of sequence b may attend key j."""
     B, n, _ = np.shape(case["x"])
@@ -196,13 +214,22 @@ def compare(got, want, case, against):
 # -- Properties of a correct answer -------------------------------------------------------------
 
 _EXAMPLE = build(2, 3, 2, 1, 1.0, "none", False, 7)
+#: Every score far below -1e9 (x[..., 0] huge, in_proj_weight[:E, 0] = 1 and [E:2E, 0] = -1),
+#: padding and causal: a finite fill of -1e9 for the blocked keys takes all the weight.
+_FAR_BELOW = {
+    **_EXAMPLE, "causal": True,
+    "key_padding_mask": np.array([[False, True, False], [False, False, False]]),
+    "x": _EXAMPLE["x"] + np.array([[2e6, 0.0], [1e6, 0.0], [3e6, 0.0]]),
+    "in_proj_weight": np.concatenate([[[1.0, 0.5], [1.0, -0.5]], [[-1.0, 0.3], [-1.0, 0.8]], _EXAMPLE["in_proj_weight"][4:]]),
+}
 
 
-@prop(case=problems())
+@prop(case=PROBLEMS | far_below_problems())
 @example(case={**_EXAMPLE, "key_padding_mask": np.array([[False, False, True], [True, False, False]]), "causal": True})
 @example(case=_EXAMPLE)
+@example(case=_FAR_BELOW)
 def test_matches_torch_nn_multihead_attention(kata, case):
-    """Matches torch's nn.MultiheadAttention (batch_first, per-head weights) with padding and causal, and SDPA's zero rows where a query has no key"""
+    """Matches torch's nn.MultiheadAttention (batch_first, per-head weights) with padding and causal, SDPA's zero rows where a query has no key, and scores far below zero (~-1e12)"""
     compare(run(kata, case), expected(case), case,
             said("part.against-torch"))
 

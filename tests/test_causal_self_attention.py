@@ -94,7 +94,8 @@ def draw_sequence(draw, kind=None, min_len=1):
 
     n, d_model, d_k, d_v are pairwise different (one example in four: d_k == d_v == d_model). ``kind``: "ordinary" (entries of size 0.3 to
     10, drawn per array) or "large" (x, w_q and w_k entries ~10, so scores are ~1e4 and
-    exp() overflows without the max shift). ``min_len``: at least this many positions.
+    exp() overflows without the max shift) or "far below" (every score ~-1e12:
+    S.projected_scores_far_below). ``min_len``: at least this many positions.
     """
     dims = list(draw(SEQUENCE_DIMS))
     if dims[0] < min_len:  # n is too small: swap it with the largest of the other sizes
@@ -109,6 +110,8 @@ def draw_sequence(draw, kind=None, min_len=1):
     rng = S.rng_for(draw(S.SEEDS))
     shapes = ((n, d_model), (d_model, d_k), (d_model, d_k), (d_model, d_v))
     case = {name: S.normal(rng, shape, scale) for name, shape, scale in zip(NAMES, shapes, scales)}
+    if kind == "far below":
+        case["x"], case["w_q"], case["w_k"] = S.projected_scores_far_below(rng, case["x"], case["w_q"], case["w_k"])
     return case, rng
 
 
@@ -122,7 +125,7 @@ def sequences(draw, kind=None, min_len=1):
 # -- Properties of a correct answer -------------------------------------------------------
 
 
-@prop(case=sequences())
+@prop(case=sequences() | sequences(kind="far below", min_len=2))
 @example(
     case={
         "x": np.array([[1.0, 0.0], [0.5, -1.0], [2.0, 1.0]]),
@@ -131,8 +134,16 @@ def sequences(draw, kind=None, min_len=1):
         "w_v": np.array([[1.0, 2.0, 0.0, -1.0], [0.0, 1.0, 3.0, 0.5]]),
     }
 )
+@example(  # every score far below -1e9 (x[:, 0] huge, w_q row 0 = 1, w_k row 0 = -1)
+    case={
+        "x": np.array([[2e6, 0.0], [1e6, -1.0], [3e6, 1.0]]),
+        "w_q": np.array([[1.0, 1.0, 1.0], [0.0, 1.0, -1.0]]),
+        "w_k": np.array([[-1.0, -1.0, -1.0], [1.0, 0.0, 2.0]]),
+        "w_v": np.array([[1.0, 2.0, 0.0, -1.0], [0.0, 1.0, 3.0, 0.5]]),
+    }
+)
 def test_matches_torch_causal_self_attention(kata, case):
-    """Matches torch (projections, then scaled_dot_product_attention with is_causal=True), for ordinary and large (~1e4) scores"""
+    """Matches torch (projections, then scaled_dot_product_attention with is_causal=True), for ordinary, large (~1e4) and far-below-zero (~-1e12) scores"""
     out, weights = run(kata, **case)
     want_out, want_weights = expected(case)
     check_close(

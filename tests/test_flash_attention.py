@@ -157,7 +157,7 @@ def draw_problem(draw, scores="ordinary", causal=None):
 
     ``scores``: "ordinary" (entries of size 0.3 to 10), "large" (q and k entries ~100, so
     scores of either sign around 1e4), "positive" (every score around +1e4) or "negative"
-    (every score around -1e4). With causal, n <= m (n and m swapped if need be).
+    (every score around -1e4) or "far below" (every score ~-1e12: S.scores_far_below). With causal, n <= m (n and m swapped if need be).
     """
     n, m, d_k, d_v = draw(SIZES)
     causal = draw(CAUSAL) if causal is None else causal
@@ -176,6 +176,8 @@ def draw_problem(draw, scores="ordinary", causal=None):
     else:
         q_scale, k_scale = (100.0, 100.0) if scores == "large" else (draw(S.SCALES), draw(S.SCALES))
         q, k = S.normal(rng, (n, d_k), q_scale), S.normal(rng, (m, d_k), k_scale)
+        if scores == "far below":
+            q, k = S.scores_far_below(rng, q, k)
     case = {
         "q": q,
         "k": k,
@@ -209,11 +211,23 @@ _EXAMPLE = {
 OUT_HINT = said("part.out-hint")
 
 
-@prop(case=problems(scores="large") | problems())
+#: Every score far below -1e9 (q and k with large opposite entries), causal: a finite fill of
+#: -1e9 for the future keys takes all the weight.
+_FAR_BELOW = {
+    "q": np.array([[1e6, 0.5], [1e6, 2.0]]),
+    "k": np.array([[-3e6, 1.0], [-2e6, 0.0], [-1e6, 1.0], [-4e6, 0.5]]),
+    "v": np.array([[1.0, 2.0], [-1.0, 0.5], [0.0, 2.0], [3.0, -1.0]]),
+    "block_size": 2,
+    "causal": True,
+}
+
+
+@prop(case=problems(scores="large") | problems() | problems(scores="far below", causal=True))
 @example(case={**_EXAMPLE, "block_size": 2, "causal": False})
 @example(case={**_EXAMPLE, "block_size": 3, "causal": True})
+@example(case=_FAR_BELOW)
 def test_matches_torch_for_any_block_size(kata, case):
-    """out matches torch's scaled_dot_product_attention for block sizes 1, m, more than m and ones that do not divide m, causal or not"""
+    """out matches torch's scaled_dot_product_attention for block sizes 1, m, more than m and ones that do not divide m, causal or not, scores far below zero (~-1e12) included"""
     out, lse = run(kata, **case)
     want_out, _ = expected(case)
     check_close(out, want_out, "out", said("why.out", hint=OUT_HINT, sizes=sizes(case)))

@@ -155,6 +155,20 @@ def large_score_problems(draw):
     return case
 
 
+CAUSAL_PROBLEMS = problems(causal=True)
+
+
+@S.valid_inputs()
+@st.composite
+def far_below_problems(draw):
+    """A valid causal call whose scores all lie far below -1e9, in every head
+    (S.projected_scores_far_below): a finite fill of -1e9 for the future keys takes all the weight."""
+    case = draw(CAUSAL_PROBLEMS)
+    rng = S.rng_for(draw(S.SEEDS))
+    case["x"], case["w_q"], case["w_k"] = S.projected_scores_far_below(rng, case["x"], case["w_q"], case["w_k"])
+    return case
+
+
 def torch_free_scores(case) -> np.ndarray:
     """The (num_heads, n, n) scaled scores, for choosing a scale (not an expected value)."""
     x, h, h_kv = case["x"], case["num_heads"], case["num_kv_heads"]
@@ -231,11 +245,17 @@ _EXAMPLE = dict(  # n=3, d_model=2, num_heads=4, num_kv_heads=2, d_k=1, d_v=2, d
 )
 
 
-@prop(case=PROBLEMS | large_score_problems())
+@prop(case=PROBLEMS | large_score_problems() | far_below_problems())
 @example(case={**_EXAMPLE, "causal": False})
 @example(case={**_EXAMPLE, "causal": True})
+@example(case={  # every score far below -1e9 (x[:, 0] huge, w_q row 0 = 1, w_k row 0 = -1)
+    **_EXAMPLE, "causal": True,
+    "x": np.array([[2e6, -1.0], [1e6, 0.3], [3e6, 0.8]]),
+    "w_q": np.array([[1.0, 1.0, 1.0, 1.0], [-0.5, 1.0, 0.3, -1.2]]),
+    "w_k": np.array([[-1.0, -1.0], [0.1, 0.6]]),
+})
 def test_matches_torch_with_enable_gqa(kata, case):
-    """Matches torch's scaled_dot_product_attention with enable_gqa=True (query head h uses kv head h // g), causal or not, for ordinary and large scores"""
+    """Matches torch's scaled_dot_product_attention with enable_gqa=True (query head h uses kv head h // g), causal or not, for ordinary, large and far-below-zero (~-1e12) scores"""
     compare(run(kata, case), torch_answer(case), case, said("part.against-torch"))
 
 

@@ -151,8 +151,9 @@ ORDINARY = st.just("ordinary")
 def draw_problem(draw, table="any", kind=None):
     """Valid inputs {q, k, v} and the generator that made them (for further choices).
 
-    ``kind``: "ordinary" (entries of size 0.3 to 10, drawn per array) or "large" (q and k
-    entries ~100, so scores are ~1e4 and exp() overflows without the max shift).
+    ``kind``: "ordinary" (entries of size 0.3 to 10, drawn per array), "large" (q and k
+    entries ~100, so scores are ~1e4 and exp() overflows without the max shift) or "far below"
+    (every score ~-1e12: S.scores_far_below).
     """
     n, m, d_k, d_v = draw(SIZE_TABLES[table])
     kind = draw(KINDS) if kind is None else kind
@@ -164,6 +165,8 @@ def draw_problem(draw, table="any", kind=None):
         "k": S.normal(rng, (m, d_k), k_scale),
         "v": S.normal(rng, (m, d_v), v_scale),
     }
+    if kind == "far below":
+        case["q"], case["k"] = S.scores_far_below(rng, case["q"], case["k"])
     return case, rng
 
 
@@ -182,11 +185,20 @@ _TWO_NEW_OF_FIVE = {
     "v": np.array([[1.0, 2.0], [-1.0, 0.5], [0.0, 2.0], [3.0, -1.0], [0.5, 0.5]]),
 }
 
+#: Every score lies far below -1e9 (q and k with large opposite entries): a finite fill of -1e9
+#: for the future keys takes all the weight.
+_FAR_BELOW = {
+    "q": np.array([[1e6, 0.5], [1e6, 2.0]]),
+    "k": np.array([[-3e6, 1.0], [-2e6, 0.0], [-1e6, 1.0], [-4e6, 0.5]]),
+    "v": np.array([[1.0, 2.0], [-1.0, 0.5], [0.0, 2.0], [3.0, -1.0]]),
+}
 
-@prop(case=problems())
+
+@prop(case=problems() | problems("chunk", "far below"))
 @example(case=_TWO_NEW_OF_FIVE)
+@example(case=_FAR_BELOW)
 def test_matches_torch_with_the_mask_aligned_bottom_right(kata, case):
-    """Matches torch's scaled_dot_product_attention with causal_lower_right(n, m), for ordinary and large (~1e4) scores"""
+    """Matches torch's scaled_dot_product_attention with causal_lower_right(n, m), for ordinary, large (~1e4) and far-below-zero (~-1e12) scores"""
     out, weights = run(kata, **case)
     want_out, want_weights = torch_cached_attention(case["q"], case["k"], case["v"])
     n, m = weights.shape

@@ -94,7 +94,7 @@ def draw_problem(draw, kind=None, masked=None, min_keys=1):
     n, m, d_k, d_v are pairwise different (one example in four: n == m and d_k == d_v); mask is None or a bool (n, m) with an allowed key
     in every row. ``kind``: "ordinary" (entries of size 0.3 to 10, drawn per array) or
     "large" (q and k entries ~100, so scores are ~1e4 and exp() overflows without the max
-    shift). ``min_keys``: at least this many keys, so a key can be blocked while every row
+    shift) or "far below" (masked, every score ~-1e12: S.scores_far_below). ``min_keys``: at least this many keys, so a key can be blocked while every row
     keeps one.
     """
     dims = list(draw(PROBLEM_DIMS))
@@ -103,6 +103,8 @@ def draw_problem(draw, kind=None, masked=None, min_keys=1):
         dims[1], dims[other] = dims[other], dims[1]
     n, m, d_k, d_v = dims
     kind = kind or draw(KINDS)
+    if kind == "far below":  # blocked keys are what such scores test
+        masked = True
     masked = draw(BOOLEANS) if masked is None else masked
     q_scale, k_scale = (100.0, 100.0) if kind == "large" else (draw(S.SCALES), draw(S.SCALES))
     v_scale = draw(S.SCALES)
@@ -114,6 +116,8 @@ def draw_problem(draw, kind=None, masked=None, min_keys=1):
         "v": S.normal(rng, (m, d_v), v_scale),
         "mask": S.valid_mask(rng, n, m, density) if masked else None,
     }
+    if kind == "far below":
+        case["q"], case["k"] = S.scores_far_below(rng, case["q"], case["k"])
     return case, rng
 
 
@@ -127,7 +131,7 @@ def problems(draw, kind=None, masked=None):
 # -- Properties of a correct answer -------------------------------------------------------
 
 
-@prop(case=problems())
+@prop(case=problems() | problems(kind="far below"))
 @example(
     case={
         "q": np.array([[1.0, 0.0, 2.0]]),
@@ -146,8 +150,16 @@ def problems(draw, kind=None, masked=None):
         ),
     }
 )
+@example(  # every allowed score lies far below -1e9: a finite fill of -1e9 takes all the weight
+    case={
+        "q": np.array([[1e6 + 1.0, 0.5], [1e6 - 0.5, 2.0]]),
+        "k": np.array([[-1e6, 1.0], [-2e6, 0.0], [-3e6, 1.0]]),
+        "v": np.array([[1.0, 2.0, 3.0], [-1.0, 0.5, 0.0], [2.0, -2.0, 1.0]]),
+        "mask": np.array([[False, True, True], [True, False, True]]),
+    }
+)
 def test_matches_torch_attention(kata, case):
-    """Matches torch's scaled_dot_product_attention, with and without a mask, for ordinary and large (~1e4) scores"""
+    """Matches torch's scaled_dot_product_attention, with and without a mask, for ordinary, large (~1e4) and far-below-zero (~-1e12) scores"""
     out, weights = run(kata, **case)
     want_out, want_weights = oracle.attention(case["q"], case["k"], case["v"], case["mask"])
     check_close(

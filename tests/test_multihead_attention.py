@@ -214,6 +214,20 @@ def large_score_problems(draw):
     return case
 
 
+CAUSAL_PROBLEMS = problems(causal=True)
+
+
+@S.valid_inputs()
+@st.composite
+def far_below_problems(draw):
+    """A valid causal call whose scores all lie far below -1e9, in every head
+    (S.projected_scores_far_below): a finite fill of -1e9 for the future keys takes all the weight."""
+    case = draw(CAUSAL_PROBLEMS)
+    rng = S.rng_for(draw(S.SEEDS))
+    case["x"], case["w_q"], case["w_k"] = S.projected_scores_far_below(rng, case["x"], case["w_q"], case["w_k"])
+    return case
+
+
 def dims_of(case) -> dict:
     """The sizes of a (valid) case, for failure messages (a message)."""
     z = sizes_of(case)
@@ -285,11 +299,17 @@ _EXAMPLE = dict(  # n=3, d_model=4, num_heads=2, d_k=1, d_v=3, d_out=2
 )
 
 
-@prop(case=PROBLEMS)
+@prop(case=PROBLEMS | far_below_problems())
 @example(case={**_EXAMPLE, "causal": False})
 @example(case={**_EXAMPLE, "causal": True})
+@example(case={  # every score far below -1e9 (x[:, 0] huge, w_q row 0 = 1, w_k row 0 = -1)
+    **_EXAMPLE, "causal": True,
+    "x": np.array([[2e6, -1.0, 0.2, 1.5], [1e6, 0.3, -0.7, 0.0], [3e6, 0.8, 1.1, -1.2]]),
+    "w_q": np.array([[1.0, 1.0], [-0.5, 1.0], [0.3, -0.8], [0.9, 0.4]]),
+    "w_k": np.array([[-1.0, -1.0], [0.1, 0.6], [-1.2, 0.5], [0.4, 0.9]]),
+})
 def test_matches_torch_multihead_attention(kata, case):
-    """Matches torch (scaled dot-product attention per head, heads concatenated in order, then w_o), causal or not, with d_k != d_v"""
+    """Matches torch (scaled dot-product attention per head, heads concatenated in order, then w_o), causal or not, with d_k != d_v, scores far below zero (~-1e12) included"""
     compare(run(kata, case), torch_answer(case), case, message(f"{M}.why.against-torch"))
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dojo.batteries import Battery, Case, Panel, Speed, fixed, normal, one_allowed_per_row, set_entry
+from dojo.batteries import Battery, Case, Panel, Speed, fixed, normal, one_allowed_per_row, scores_far_below, set_entry
 
 
 def _bw(n, m, d_k, d_v, scale=1.0, mask=None, d_scale=1.0):
@@ -144,6 +144,7 @@ BATTERY = Battery(
         Case("a blocked key with a score of ~1e10", _blocked_key_huge),
         Case("one query, one key", _bw(1, 1, 2, 2)),
         Case("large scores (~1e4)", _bw(3, 4, 4, 2, scale=100.0)),
+        Case("causal mask, every allowed score far below -1e9 (about -1e12)", scores_far_below(_bw(4, 4, 2, 3, mask="causal"))),
         Case("large d_out (1e8)", _bw(3, 4, 2, 3, d_scale=1e8)),
         Case("d_out = 0", lambda r: {**_bw(3, 4, 2, 3)(r), "d_out": np.zeros((3, 3))}),
         Case("float32 inputs (computed in float64)",

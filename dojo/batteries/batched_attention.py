@@ -72,6 +72,16 @@ def _huge_padding(rng):
     return kw
 
 
+def _far_below(rng):
+    """Causal and right-padded, with every score about -1e12 (x[..., 0] up to 3e6, in_proj_weight's
+    q rows 1 and k rows -1 in column 0): a finite fill of -1e9 gives the blocked keys all the weight."""
+    kw = _ba(2, 3, 2, 1, "right", causal=True)(rng)
+    E = kw["x"].shape[-1]
+    kw["x"][..., 0] += 1e6 * np.arange(1, kw["x"].shape[1] + 1)
+    kw["in_proj_weight"][:E, 0], kw["in_proj_weight"][E : 2 * E, 0] = 1.0, -1.0
+    return kw
+
+
 def _forms(convert):
     return lambda rng: {k: (convert(v) if isinstance(v, np.ndarray) and v.dtype != bool else v)
                         for k, v in _ba(2, 3, 2, 1, "right", True)(rng).items()}
@@ -131,6 +141,7 @@ BATTERY = Battery(
         Case("one sequence of one token", _ba(1, 1, 2, 2)),
         Case("large scores (~1e4)", _ba(2, 3, 2, 2, "right", scale=30.0)),
         Case("padded positions hold values ~1e9", _huge_padding),
+        Case("causal and padded, every allowed score far below -1e9 (about -1e12)", _far_below),
         Case("causal given as numpy.bool_", lambda r: {**_ba(2, 3, 2, 1, "right")(r), "causal": np.bool_(True)}),
         Case("float32 inputs (computed in float64)", _forms(lambda a: a.astype(np.float32))),
         Case("positions 0.06 apart near 2**20 (lost in float32)",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dojo.batteries import Battery, Case, Panel, Speed, fixed, normal, set_entry, torch_weights
+from dojo.batteries import Battery, Case, Panel, Speed, fixed, normal, projected_scores_far_below, set_entry, torch_weights
 
 
 def _causal(n, d_model, d_k, d_v, scale=1.0):
@@ -67,6 +67,7 @@ BATTERY = Battery(
         Case("a long sequence (n=16)", _causal(16, 4, 3, 2)),
         Case("large scores (~1e4)", _causal(4, 3, 3, 2, scale=60.0)),
         Case("scores above 1e9 (the future must stay exactly 0)", _causal(4, 3, 2, 2, scale=1e5)),
+        Case("every allowed score far below -1e9 (about -1e12)", projected_scores_far_below(_causal(4, 3, 2, 2))),
         Case("float32 inputs (computed in float64)",
              lambda r: {a: x.astype(np.float32) for a, x in _causal(4, 3, 2, 3)(r).items()}),
         Case("identical positions", _repeated_positions),

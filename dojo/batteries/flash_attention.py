@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dojo.batteries import Battery, Case, Panel, Speed, fixed, normal, set_entry
+from dojo.batteries import Battery, Case, Panel, Speed, fixed, normal, scores_far_below, set_entry
 
 #: The contract's memory bound: at n = m = 2048, d_k = d_v = 16, block_size = 64, resident memory grows by under 16 MiB.
 MEMORY_BOUND = 16 * 2**20  # as tests/test_flash_attention.py: resident memory growth, measured from outside
@@ -108,6 +108,7 @@ BATTERY = Battery(
         Case("causal, one query (a decoding step), block_size = 3", _flash(1, 6, 3, 2, 3, causal=True)),
         Case("more queries than keys (n=6, m=3), not causal", _flash(6, 3, 2, 2, 2)),
         Case("large scores (~1e4), block_size = 2", _flash(3, 6, 4, 2, 2, scale=100.0)),
+        Case("causal, block_size = 2, every allowed score far below -1e9 (about -1e12)", scores_far_below(_flash(3, 6, 2, 3, 2, causal=True))),
         Case("every score around +1e4", _signed_scores(1.0)),
         Case("every score around -1e4 (a running max starting at 0 underflows)", _signed_scores(-1.0)),
         Case("causal, future keys 1e12 long along q[0] (must stay blocked)", _huge_future),

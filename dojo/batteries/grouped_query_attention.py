@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dojo.batteries import Battery, Case, Panel, Speed, fixed, normal, set_entry, torch_weights
+from dojo.batteries import Battery, Case, Panel, Speed, fixed, normal, projected_scores_far_below, set_entry, torch_weights
 
 
 def _gqa(n, d_model, h, h_kv, d_k, d_v, d_out, causal=False, scale=1.0):
@@ -89,6 +89,7 @@ BATTERY = Battery(
                                                      "num_heads": np.int64(4), "num_kv_heads": np.int64(2)}),
         Case("large scores (~1e4)", _gqa(3, 4, 4, 2, 3, 2, 2, scale=40.0)),
         Case("causal, scores above 1e9 (the future must stay exactly 0)", _gqa(4, 3, 4, 2, 2, 2, 3, causal=True, scale=1e5)),
+        Case("causal, every allowed score far below -1e9 (about -1e12)", projected_scores_far_below(_gqa(4, 3, 4, 2, 2, 2, 3, causal=True))),
         Case("float32 inputs (computed in float64)",
              lambda r: {k: (v.astype(np.float32) if isinstance(v, np.ndarray) else v)
                         for k, v in _gqa(3, 4, 4, 2, 2, 3, 2)(r).items()}),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dojo.batteries import Battery, Case, Panel, Speed, fixed, normal, set_entry, torch_weights
+from dojo.batteries import Battery, Case, Panel, Speed, fixed, normal, scores_far_below, set_entry, torch_weights
 
 
 def _qkv(rng, n, m, d_k, d_v, scale=1.0):
@@ -75,6 +75,7 @@ BATTERY = Battery(
         Case("n=2 new, m=3 cached", _cached(2, 3, 2, 2)),
         Case("d_k != d_v (d_k=5, d_v=2), n=2, m=4", _cached(2, 4, 5, 2)),
         Case("large scores (~1e4), n=3, m=5", _cached(3, 5, 4, 2, scale=100.0)),
+        Case("n=3, m=5, every allowed score far below -1e9 (about -1e12)", scores_far_below(_cached(3, 5, 2, 3))),
         Case("future keys 1e12 long along q[0] (must stay exactly 0)", _huge_future),
         Case("float32 inputs (computed in float64)",
              lambda r: {a: x.astype(np.float32) for a, x in _qkv(r, 2, 4, 3, 2).items()}),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dojo.batteries import Battery, Case, Panel, Speed, fixed, normal, one_allowed_per_row, set_entry, torch_weights
+from dojo.batteries import Battery, Case, Panel, Speed, fixed, normal, one_allowed_per_row, scores_far_below, set_entry, torch_weights
 
 
 def _qkv(rng, n, m, d_k, d_v, scale=1.0):
@@ -104,6 +104,7 @@ BATTERY = Battery(
         Case("large scores (~1e4)", _attn(3, 4, 4, 2, scale=100.0)),
         Case("mixed scales: query rows 1e6 apart", _mixed_queries),
         Case("causal mask, scores above 1e9 (blocked must stay exactly 0)", _attn(4, 4, 2, 3, scale=1e5, mask="causal")),
+        Case("mask, every allowed score far below -1e9 (about -1e12)", scores_far_below(_attn(3, 4, 2, 3, mask=_padding))),
         Case("float32 inputs (computed in float64)",
              lambda r: {a: x.astype(np.float32) for a, x in _attn(3, 4, 3, 2)(r).items()}),
         Case("keys 0.06 apart near 2**20 (lost in float32)",

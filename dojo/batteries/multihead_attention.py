@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dojo.batteries import Battery, Case, Panel, Speed, fixed, normal, set_entry, torch_weights
+from dojo.batteries import Battery, Case, Panel, Speed, fixed, normal, projected_scores_far_below, set_entry, torch_weights
 
 
 def _mha(n, d_model, h, d_k, d_v, d_out, causal=False, scale=1.0):
@@ -72,6 +72,7 @@ BATTERY = Battery(
         Case("causal given as numpy.bool_", lambda r: {**_mha(4, 3, 2, 2, 2, 3)(r), "causal": np.bool_(True)}),
         Case("large scores (~1e4)", _mha(3, 4, 2, 3, 2, 2, scale=40.0)),
         Case("causal, scores above 1e9 (the future must stay exactly 0)", _mha(4, 3, 2, 2, 2, 3, causal=True, scale=1e5)),
+        Case("causal, every allowed score far below -1e9 (about -1e12)", projected_scores_far_below(_mha(4, 3, 2, 2, 2, 3, causal=True))),
         Case("float32 inputs (computed in float64)",
              lambda r: {k: (v.astype(np.float32) if isinstance(v, np.ndarray) else v)
                         for k, v in _mha(3, 4, 2, 2, 3, 2)(r).items()}),
