@@ -1,6 +1,9 @@
 """Ignores num_sinks: a plain sliding window without attention sinks."""
 import numpy as np
 
+#: Its overflowing score is a sink's, which it blocks: it is not checked, and cannot overflow the softmax.
+UNCHECKED = ("an allowed score overflows to inf (query 0 and sink 0)",)
+
 
 def sliding_window_attention(q, k, v, window, num_sinks=0):
     for name, value, least in (("window", window, 1), ("num_sinks", num_sinks, 0)):
