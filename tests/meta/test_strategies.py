@@ -318,6 +318,14 @@ def batched_attention_contract(call):
     finite_scores(_scores(q, k), "a head's Q_h K_hᵀ / sqrt(d_head)")
 
 
+def sliding_window_attention_contract(call):
+    a_positive_int(call["window"], "window")
+    sinks = call.get("num_sinks", 0)
+    need(isinstance(sinks, numbers.Integral) and not isinstance(sinks, (bool, np.bool_)) and sinks >= 0,
+         f"num_sinks = {sinks!r} is not an int >= 0")
+    _q_k_v(call, causal_cache=True)
+
+
 CONTRACTS = {
     "softmax": softmax_contract,
     "masked_attention": masked_attention_contract,
@@ -329,6 +337,7 @@ CONTRACTS = {
     "attention_backward": attention_backward_contract,
     "rope": rope_contract,
     "batched_attention": batched_attention_contract,
+    "sliding_window_attention": sliding_window_attention_contract,
 }
 
 

@@ -108,6 +108,13 @@ CLAIMS = {
     "padding_waste": lambda r: (
         r["packed_pairs"] < r["padded_pairs"] and sum(r["lengths"]) < r["padded_tokens"]
     ),
+    "sink_weight": lambda r: (
+        r["sink_full"] > 0.3 and r["sink_kept"] > r["sink_full"] and r["factor_without"] > 3 * r["factor_with"]
+    ),
+    "window_cache_memory": lambda r: (
+        len({row["window"] for row in r["rows"] if row["tokens"] >= r["kept"]}) == 1
+        and r["rows"][-1]["full"] / r["rows"][-1]["window"] == pytest.approx(r["rows"][-1]["tokens"] / r["kept"])
+    ),
 }
 
 
