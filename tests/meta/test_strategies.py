@@ -328,6 +328,12 @@ def linear_attention_contract(call):
     need(((q >= -300) & (q <= 1e100)).all() and ((k >= -300) & (k <= 1e100)).all(),
          "an entry of q or k is outside [-300, 1e100]")
     need((np.abs(v) <= 1e100).all(), "an entry of v is larger than 1e100")
+def sliding_window_attention_contract(call):
+    a_positive_int(call["window"], "window")
+    sinks = call.get("num_sinks", 0)
+    need(isinstance(sinks, numbers.Integral) and not isinstance(sinks, (bool, np.bool_)) and sinks >= 0,
+         f"num_sinks = {sinks!r} is not an int >= 0")
+    _q_k_v(call, causal_cache=True)
 
 
 CONTRACTS = {
@@ -342,6 +348,7 @@ CONTRACTS = {
     "rope": rope_contract,
     "batched_attention": batched_attention_contract,
     "linear_attention": linear_attention_contract,
+    "sliding_window_attention": sliding_window_attention_contract,
 }
 
 

@@ -118,6 +118,13 @@ CLAIMS = {
     "elu_literal": lambda r: all(
         (row["literal"] == 0) == (row["x"] < -37.4) for row in r["rows"]
     ) and all((row["relative"] < 1e-12) == (row["x"] > -17) for row in r["rows"]),
+    "sink_weight": lambda r: (
+        r["sink_full"] > 0.3 and r["sink_kept"] > r["sink_full"] and r["factor_without"] > 3 * r["factor_with"]
+    ),
+    "window_cache_memory": lambda r: (
+        len({row["window"] for row in r["rows"] if row["tokens"] >= r["kept"]}) == 1
+        and r["rows"][-1]["full"] / r["rows"][-1]["window"] == pytest.approx(r["rows"][-1]["tokens"] / r["kept"])
+    ),
 }
 
 
