@@ -375,7 +375,7 @@ def test_accepts_array_likes_returns_float64_and_leaves_inputs_alone(kata, case)
     positions = call["positions"].tolist() if case["positions as list"] else call["positions"]
     got = run(kata, dict(call, **given, positions=positions))
     want = run(kata, dict(call, **values))
-    shown = ", ".join(f"{k} as {v}" for k, v in forms.items())
+    shown = message(f"{M}.why.forms", **forms, positions="list" if case["positions as list"] else "ndarray")
     for name, a, b in zip(OUTPUTS, got, want):
         check_close(a, b, name, message(f"{M}.why.against-own-float64", given=shown))
 
