@@ -197,6 +197,11 @@ _EXAMPLE = build(dict(n=3, d_model=4, h=2, d_c=3, d_h=1, d_v=3, d_r=2), 1.0, 7)
 _EXAMPLE["positions"] = np.array([5, 2, 9])
 
 
+def PROBE():
+    """A valid call, made once before the properties (an untouched stub is reported once)."""
+    return fresh(_EXAMPLE)
+
+
 # -- What it computes -------------------------------------------------------------------------
 
 
