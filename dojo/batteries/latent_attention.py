@@ -163,7 +163,7 @@ BATTERY = Battery(
         Case("w_uv has too many rows", _mla_error(w_uv=lambda kw: np.vstack([kw["w_uv"], kw["w_uv"]])), "error"),
         Case("w_o has too few rows", _mla_error(w_o=lambda kw: kw["w_o"][:3]), "error"),
         Case("w_o has d_model + 1 columns", _mla_error(w_o=lambda kw: np.hstack([kw["w_o"], kw["w_o"][:, :1]])), "error"),
-        Case("odd d_r = 3", _mla_error(w_qr=lambda kw: np.hstack([kw["w_qr"], kw["w_qr"][:, :4]]),
+        Case("odd d_r = 3", _mla_error(w_qr=lambda kw: np.hstack([kw["w_qr"], kw["w_qr"][:, :2]]),
                                         w_kr=lambda kw: np.hstack([kw["w_kr"], kw["w_kr"][:, :1]])), "error"),
         Case("x is 1-D", _mla_error(x=lambda kw: kw["x"][0]), "error"),
         Case("x has no rows", _mla_error(x=np.zeros((0, 5)), positions=np.zeros(0, dtype=np.int64)), "error"),
