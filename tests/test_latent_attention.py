@@ -357,30 +357,33 @@ FORM_NAMES = ("float64", "float32", "int", "list")
 def _in_forms(case) -> list[dict]:
     call = case["call"]
     return [call, dict(call, **{name: S.as_form(call[name], form)[0] for name, form in case["forms"].items()},
-                       positions=call["positions"].tolist() if case["positions as list"] else call["positions"])]
+                       positions=call["positions"].tolist() if case["positions as list"] else call["positions"],
+                       num_heads=np.int64(call["num_heads"]) if case["num_heads as numpy int"] else call["num_heads"])]
 
 
 @S.valid_inputs(calls=_in_forms)
 @st.composite
 def array_likes(draw):
     """A valid call and, for each array, the form it is passed in (float64, float32, int or list);
-    positions as a list or an array."""
+    positions as a list or an array; num_heads as a Python int or a NumPy integer."""
     case = draw(PROBLEMS)
     forms = {name: FORM_NAMES[draw(ints(0, 3))] for name in INPUTS}
-    return {"call": case, "forms": forms, "positions as list": draw(BOOLS)}
+    return {"call": case, "forms": forms, "positions as list": draw(BOOLS), "num_heads as numpy int": draw(BOOLS)}
 
 
 @prop(case=array_likes())
 def test_accepts_array_likes_returns_float64_and_leaves_inputs_alone(kata, case):
-    """Accepts lists, integer and float32 arrays (positions as a list too), with the same answer as for float64 arrays of those values; returns float64; never writes into its inputs"""
+    """Accepts lists, integer and float32 arrays (positions as a list too) and a NumPy integer num_heads, with the same answer as for float64 arrays and a Python int; returns float64; never writes into its inputs"""
     call, forms = case["call"], case["forms"]
     given, values = {}, {}
     for name, form in forms.items():
         given[name], values[name] = S.as_form(call[name], form)
     positions = call["positions"].tolist() if case["positions as list"] else call["positions"]
-    got = run(kata, dict(call, **given, positions=positions))
+    num_heads = np.int64(call["num_heads"]) if case["num_heads as numpy int"] else call["num_heads"]
+    got = run(kata, dict(call, **given, positions=positions, num_heads=num_heads))
     want = run(kata, dict(call, **values))
-    shown = message(f"{M}.why.forms", **forms, positions="list" if case["positions as list"] else "ndarray")
+    shown = message(f"{M}.why.forms", **forms, positions="list" if case["positions as list"] else "ndarray",
+                    num_heads=type(num_heads).__name__)
     for name, a, b in zip(OUTPUTS, got, want):
         check_close(a, b, name, message(f"{M}.why.against-own-float64", given=shown))
 
