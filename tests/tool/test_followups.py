@@ -124,6 +124,7 @@ CLAIMS = {
     "window_cache_memory": lambda r: (
         len({row["window"] for row in r["rows"] if row["tokens"] >= r["kept"]}) == 1
         and r["rows"][-1]["full"] / r["rows"][-1]["window"] == pytest.approx(r["rows"][-1]["tokens"] / r["kept"])
+    ),
     "mla_cache": lambda r: (  # the answer: 576 numbers instead of 32768, 57 times less
         r["per_token"]["mla"] == 576 and r["per_token"]["mha"] == 32768
         and round(r["total"]["mha"] / r["total"]["mla"]) == 57 and r["total"]["mla"] < r["total"]["gqa"]
