@@ -29,8 +29,8 @@ def linear_attention(q, k, v, causal=False):
 
     Returns out (n, d_v), float64. No input is modified.
 
-    Memory is part of the contract: never hold an array of n·m elements. At n = m = 4096,
-    d_k = d_v = 16 and causal, the memory of the process running one call (resident memory, as
+    Memory is part of the contract: never hold an array of n·m elements. At n = m = 4096 and
+    d_k = d_v = 16, causal or not, the memory of the process running one call (resident memory, as
     the kernel counts it) grows by less than 40 MiB; one full n×m matrix would be 128 MiB.
 
     Raises ValueError (a subclass is fine), with a message a person can act on, when:
