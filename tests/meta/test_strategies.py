@@ -318,6 +318,15 @@ def batched_attention_contract(call):
     finite_scores(_scores(q, k), "a head's Q_h K_hᵀ / sqrt(d_head)")
 
 
+def alibi_attention_contract(call):
+    q, k, v = (finite_array(call, name, 3) for name in ("q", "k", "v"))
+    (h, n, d_k), (m, d_v) = q.shape, v.shape[1:]
+    shaped(k, "k", (h, m, d_k))
+    shaped(v, "v", (h, m, d_v))
+    need(m >= n, f"m = {m} keys < n = {n} queries")
+    finite_scores(_scores(q, k))  # the bias is at most 1 x m here: it cannot make a score overflow
+
+
 CONTRACTS = {
     "softmax": softmax_contract,
     "masked_attention": masked_attention_contract,
@@ -329,6 +338,7 @@ CONTRACTS = {
     "attention_backward": attention_backward_contract,
     "rope": rope_contract,
     "batched_attention": batched_attention_contract,
+    "alibi_attention": alibi_attention_contract,
 }
 
 
