@@ -3,12 +3,12 @@ import math
 import numpy as np
 
 
-def alibi_slopes(h: int) -> np.ndarray:
+def _alibi_slopes(h: int) -> np.ndarray:
     """The ALiBi slope of each of h heads (Press et al., the reference ``get_slopes``)."""
     if h & (h - 1) == 0:  # a power of 2: the geometric sequence 2^(-8/h), 2^(-16/h), ..., 2^-8
         return 2.0 ** (-8.0 * np.arange(1, h + 1) / h)
     c = 2 ** int(math.floor(math.log2(h)))  # the largest power of 2 below h
-    return np.concatenate([alibi_slopes(c), alibi_slopes(2 * c)[0::2][: h - c]])
+    return np.concatenate([_alibi_slopes(c), _alibi_slopes(2 * c)[0::2][: h - c]])
 
 
 def alibi_attention(q, k, v):
@@ -74,7 +74,7 @@ def alibi_attention(q, k, v):
     positions = np.arange(m - n, m)  # p_i, bottom-right aligned
     distance = positions[:, None] - np.arange(m)[None, :]  # (n, m): p_i - j, >= 0 where allowed
     allowed = distance >= 0
-    bias = -alibi_slopes(h)[:, None, None] * distance  # (h, n, m)
+    bias = -_alibi_slopes(h)[:, None, None] * distance  # (h, n, m)
     with np.errstate(over="ignore", invalid="ignore"):
         scores = q @ k.transpose(0, 2, 1) / np.sqrt(d_k) + bias  # (h, n, m)
     if not np.isfinite(scores[:, allowed]).all():
