@@ -2,16 +2,20 @@
 
 End to end through the real entry point (``python -m dojo``) in a sandbox: a known slope bug
 fails ``dojo test`` with the property that names it and is diagnosed as itself, the reference
-passes every property, and ``dojo compare`` draws the weights of three heads (v = I, so out is
-the weights) and points at the future leak of an answer without the causal mask.
+passes every property (these two run whole judges: contributors' suite), and ``dojo compare``
+draws the weights of three heads (v = I, so out is the weights) and points at the future leak
+of an answer without the causal mask.
 """
 
 from __future__ import annotations
 
 import json
 
+import pytest
 
-def test_interleaving_the_wrong_slopes_fails_and_the_reference_passes(sandbox, wrong, solution):
+
+@pytest.mark.contributors  # about 7 s on two busy cores: a whole judge run and its diagnosis
+def test_interleaving_the_wrong_slopes_fails_with_the_property_that_names_it(sandbox, wrong):
     sandbox.write_kata("alibi_attention", wrong("alibi_attention", "interleave_odd_indices"))
     failed = sandbox.run("test", "alibi_attention")
     assert failed.code == 1, failed.out + failed.err
@@ -20,6 +24,9 @@ def test_interleaving_the_wrong_slopes_fails_and_the_reference_passes(sandbox, w
     assert "takes the slopes of 2c heads at odd indices" in failed.out  # diagnosed as itself
     assert "First failure:" in failed.out and "Traceback" not in failed.out
 
+
+@pytest.mark.contributors  # about 7 s: a whole judge run (the judge's own file checks the reference too)
+def test_the_reference_passes_every_property(sandbox, solution):
     sandbox.write_kata("alibi_attention", solution("alibi_attention"))
     passed = sandbox.run("test", "alibi_attention")
     assert passed.code == 0, passed.out + passed.err
