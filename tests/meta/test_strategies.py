@@ -369,6 +369,13 @@ def latent_attention_contract(call):
     with np.errstate(over="ignore", invalid="ignore"):
         out_bound = np.abs(v).max() * np.abs(w_o).sum(axis=0).max()
     need(np.isfinite(out_bound), "out could overflow: max |v| times a column sum of |w_o| is not finite")
+def alibi_attention_contract(call):
+    q, k, v = (finite_array(call, name, 3) for name in ("q", "k", "v"))
+    (h, n, d_k), (m, d_v) = q.shape, v.shape[1:]
+    shaped(k, "k", (h, m, d_k))
+    shaped(v, "v", (h, m, d_v))
+    need(m >= n, f"m = {m} keys < n = {n} queries")
+    finite_scores(_scores(q, k))  # the bias is at most 1 x m here: it cannot make a score overflow
 
 
 CONTRACTS = {
@@ -385,6 +392,7 @@ CONTRACTS = {
     "linear_attention": linear_attention_contract,
     "sliding_window_attention": sliding_window_attention_contract,
     "latent_attention": latent_attention_contract,
+    "alibi_attention": alibi_attention_contract,
 }
 
 

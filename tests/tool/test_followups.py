@@ -132,6 +132,19 @@ CLAIMS = {
     "mla_absorbed_decode": lambda r: (
         r["diff"] < 1e-12 * max(1.0, r["scale"]) and r["macs"]["absorbed"] * 10 < r["macs"]["explicit"]
     ),
+    "alibi_extrapolation": lambda r: (
+        [row["beyond"] for row in r["rows"]] == sorted(row["beyond"] for row in r["rows"])  # smaller slope, more
+        and all(row["beyond"] < 0.05 and row["change"] < 0.05 * row["beyond"] + 1e-15 for row in r["rows"])
+        and r["rows"][0]["beyond"] < 1e-100
+    ),
+    "alibi_shift_invariance": lambda r: (
+        r["key_only"] < 1e-15 and r["row_index"] < 1e-15 and r["shifted"] < 1e-15 and r["no_mask_future"] > 0.1
+    ),
+    "alibi_head_windows": lambda r: (
+        all(2.2 < row["window"] * row["slope"] <= 2.6 for row in r["rows"])  # 90% within about ln(10) / slope
+        and all(b["window"] > 1.8 * a["window"] for a, b in zip(r["rows"], r["rows"][1:]))
+        and len(set(r["six"])) == 6
+    ),
 }
 
 

@@ -25,7 +25,7 @@ KATAS = [k.module for k in registry.KATAS if k.track == TRACK]
 
 
 def test_the_track_holds_the_three_katas_in_order():
-    assert KATAS == ["attention_backward", "rope", "batched_attention"]
+    assert KATAS == ["attention_backward", "rope", "batched_attention", "alibi_attention"]
 
 
 def test_rope_that_ignores_positions_fails_and_the_reference_passes(sandbox, wrong, solution):
