@@ -73,7 +73,7 @@ def build_maps(battery, ref_fn, yours, timeout: float, file_name: str, yours_bro
         elif mine.status == "raised":
             note = t("compare.maps.raised", raised=raised_text(mine, file_name))
         else:
-            note = compare_case(ref, mine, battery, file_name)[1]
+            note = compare_case(ref, mine, battery, file_name, inputs)[1]
     maps, notes = [], []
     for panel in battery.panels(inputs):
         r = pick(ref_outs, panel)
