@@ -318,6 +318,13 @@ def batched_attention_contract(call):
     finite_scores(_scores(q, k), "a head's Q_h K_hᵀ / sqrt(d_head)")
 
 
+def half_precision_attention_contract(call):
+    for name in ("q", "k", "v"):
+        need(type(call[name]) is np.ndarray and call[name].dtype == np.float16,
+             f"{name} is not a NumPy array of dtype float16")
+    _q_k_v(call)  # float16 values: q·k cannot overflow float64
+
+
 CONTRACTS = {
     "softmax": softmax_contract,
     "masked_attention": masked_attention_contract,
@@ -329,6 +336,7 @@ CONTRACTS = {
     "attention_backward": attention_backward_contract,
     "rope": rope_contract,
     "batched_attention": batched_attention_contract,
+    "half_precision_attention": half_precision_attention_contract,
 }
 
 
