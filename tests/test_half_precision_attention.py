@@ -215,12 +215,12 @@ def test_does_not_modify_its_inputs(kata, case):
 # -- Contract violations -> ValueError ------------------------------------------------------
 
 #: Each way an input can fail to be a float16 NumPy array, and how to make it from one.
-NOT_FLOAT16 = {
-    "a nested list": lambda a: a.tolist(),
-    "a float32 array": lambda a: a.astype(np.float32),
-    "a float64 array": lambda a: a.astype(np.float64),
-    "an int64 array": lambda a: np.round(a.astype(np.float64)).astype(np.int64),
-    "a tuple of rows": lambda a: tuple(tuple(float(x) for x in row) for row in a),
+NOT_FLOAT16 = {  # by the id of its words: judge.half_precision_attention.form.<id>
+    "list": lambda a: a.tolist(),
+    "float32": lambda a: a.astype(np.float32),
+    "float64": lambda a: a.astype(np.float64),
+    "int64": lambda a: np.round(a.astype(np.float64)).astype(np.int64),
+    "tuple": lambda a: tuple(tuple(float(x) for x in row) for row in a),
 }
 
 
@@ -231,7 +231,7 @@ def test_rejects_inputs_that_are_not_float16_arrays(kata, case):
     for name in ("q", "k", "v"):
         for form, make in NOT_FLOAT16.items():
             bad = dict(case, **{name: make(case[name])})
-            expect_value_error(lambda: kata(**bad), message(f"{M}.because.not-float16", name=name, form=form))
+            expect_value_error(lambda: kata(**bad), message(f"{M}.because.not-float16", name=name, form=message(f"{M}.form.{form}")))
 
 
 def _zero_d(a):
