@@ -108,6 +108,10 @@ CLAIMS = {
     "padding_waste": lambda r: (
         r["packed_pairs"] < r["padded_pairs"] and sum(r["lengths"]) < r["padded_tokens"]
     ),
+    "float16_running_sum": lambda r: (  # the answer: a float16 running sum stops growing
+        abs(r["float16"] - r["exact"]) > 0.01 * r["exact"] and abs(r["float32"] - r["exact"]) < 1e-5 * r["exact"]
+    ),
+    "float16_score_error": lambda r: r["share"]["float32"] < 0.05 < r["share"]["float16"],
 }
 
 
