@@ -71,7 +71,9 @@ def compare_values(yours_value, ref_value, battery, inputs: dict | None = None) 
 
     from dojo import tolerances
 
-    own = getattr(battery, "tolerance", None) if inputs is not None else None
+    own = getattr(battery, "tolerance", None)
+    if own and inputs is None:
+        raise TypeError(f"{battery.kata}'s tolerance ({own}) needs the call's inputs")
 
     ref_outs, _ = split_outputs(ref_value, battery)
     outs, problem = split_outputs(yours_value, battery)
