@@ -167,15 +167,16 @@ def build() -> int:
     return code
 
 
-def practice_run(env: dict) -> "subprocess.CompletedProcess":
-    """The practice profile (CI unset) over every kata's reference solution, in a fresh process."""
+def practice_run(env: dict, katas: list[str] | None = None) -> "subprocess.CompletedProcess":
+    """The practice profile (CI unset) over the reference solutions of ``katas`` (default: every
+    kata), in a fresh process."""
     import subprocess
 
     from dojo import registry
 
     env = dict(env)
     env.pop("CI", None)
-    tests = [str(k.test_path) for k in registry.KATAS]
+    tests = [str(k.test_path) for k in registry.KATAS if katas is None or k.module in katas]
     return subprocess.run(
         [sys.executable, "-m", "pytest", *tests, "--impl=solutions", "-q", "-p", "no:cacheprovider",
          "--hypothesis-profile=dojo"],
@@ -183,8 +184,9 @@ def practice_run(env: dict) -> "subprocess.CompletedProcess":
     )
 
 
-def verify(state_dir: Path) -> tuple["subprocess.CompletedProcess", dict]:
-    """Every answer the practice profile asks for, computed live and compared with the shipped
+def verify(state_dir: Path, katas: list[str] | None = None
+           ) -> tuple["subprocess.CompletedProcess", dict]:
+    """Every answer the practice profile asks for (for ``katas``, default every kata), computed live and compared with the shipped
     one (tests/oracle.py, ``DOJO_ORACLE_VERIFY``): the run, and what was checked, missing or
     different, with each oracle file's tightest tolerance and the worst share of it used."""
     import json
@@ -192,7 +194,7 @@ def verify(state_dir: Path) -> tuple["subprocess.CompletedProcess", dict]:
     state_dir.mkdir(parents=True, exist_ok=True)
     report = state_dir / "verified.json"
     env = dict(os.environ, DOJO_ORACLE_VERIFY=str(report), DOJO_STATE_DIR=str(state_dir / "state"))
-    proc = practice_run(env)
+    proc = practice_run(env, katas)
     verified = json.loads(report.read_text()) if report.exists() else {}
     return proc, verified
 

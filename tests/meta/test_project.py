@@ -20,6 +20,20 @@ def test_the_registry_is_sound():
     assert registry.check_registry() == []
 
 
+#: The numbers `dojo test N` took before later katas were added: a kata keeps its number for good
+#: (a new kata goes at the end of the registry), so habits, notes and history keep meaning.
+NUMBERED = ["softmax", "masked_attention", "causal_self_attention", "multihead_attention",
+            "kv_cache_attention", "flash_attention", "grouped_query_attention", "attention_backward",
+            "rope", "batched_attention"]
+
+
+def test_katas_keep_their_numbers():
+    from dojo.cli.common import kata_arg
+
+    assert [k.module for k in registry.KATAS[: len(NUMBERED)]] == NUMBERED
+    assert [kata_arg(str(n)).module for n in range(1, len(NUMBERED) + 1)] == NUMBERED
+
+
 @pytest.mark.parametrize("kata", registry.KATAS, ids=lambda k: k.module)
 def test_each_generated_stub_is_its_solution_with_the_body_taken_out(kata):
     """The stub (what a fresh clone holds, and what ``dojo reset`` writes) keeps the solution's

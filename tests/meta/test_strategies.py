@@ -318,6 +318,18 @@ def batched_attention_contract(call):
     finite_scores(_scores(q, k), "a head's Q_h K_hᵀ / sqrt(d_head)")
 
 
+def linear_attention_contract(call):
+    causal = a_bool(call.get("causal", False), "causal")
+    q, k, v = (finite_array(call, name, 2) for name in ("q", "k", "v"))
+    (n, d_k), (m, d_v) = q.shape, v.shape
+    shaped(k, "k", (m, d_k))
+    if causal:
+        need(m >= n, f"m = {m} keys < n = {n} queries")
+    need(((q >= -300) & (q <= 1e100)).all() and ((k >= -300) & (k <= 1e100)).all(),
+         "an entry of q or k is outside [-300, 1e100]")
+    need((np.abs(v) <= 1e100).all(), "an entry of v is larger than 1e100")
+
+
 def half_precision_attention_contract(call):
     for name in ("q", "k", "v"):
         need(type(call[name]) is np.ndarray and call[name].dtype == np.float16,
@@ -336,6 +348,7 @@ CONTRACTS = {
     "attention_backward": attention_backward_contract,
     "rope": rope_contract,
     "batched_attention": batched_attention_contract,
+    "linear_attention": linear_attention_contract,
     "half_precision_attention": half_precision_attention_contract,
 }
 

@@ -108,6 +108,16 @@ CLAIMS = {
     "padding_waste": lambda r: (
         r["packed_pairs"] < r["padded_pairs"] and sum(r["lengths"]) < r["padded_tokens"]
     ),
+    "linear_attention_cost": lambda r: all(
+        row["softmax"] / row["linear"] == row["n"] / row["d"] for row in r["rows"]
+    ) and {(row["n"], row["d"]): row["softmax"] / row["linear"] for row in r["rows"]}[(4096, 16)] == 256,
+    "linear_attention_state": lambda r: (
+        r["full_peak"] >= r["n"] * r["n"] * 8 > 10 * r["recurrent_peak"] and r["max_diff"] < 1e-12
+        and all(c["cache"] > r["state"] for c in r["caches"])
+    ),
+    "elu_literal": lambda r: all(
+        (row["literal"] == 0) == (row["x"] < -37.4) for row in r["rows"]
+    ) and all((row["relative"] < 1e-12) == (row["x"] > -17) for row in r["rows"]),
     "float16_running_sum": lambda r: (  # the answer: a float16 running sum stops growing
         abs(r["float16"] - r["exact"]) > 0.01 * r["exact"] and abs(r["float32"] - r["exact"]) < 1e-5 * r["exact"]
     ),

@@ -1,0 +1,24 @@
+"""Computes softmax attention, softmax(q kᵀ) v, instead of the linear kernel phi(q)·phi(k)."""
+import numpy as np
+
+
+def linear_attention(q, k, v, causal=False):
+    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    for name, a in (("q", q), ("k", k), ("v", v)):
+        if a.ndim != 2 or 0 in a.shape:
+            raise ValueError(f"{name} must be 2-D with no empty dimension")
+        if not np.isfinite(a).all():
+            raise ValueError(f"{name} contains NaN or inf")
+    n, d_k = q.shape
+    m, d_v = v.shape
+    if k.shape[1] != d_k:
+        raise ValueError("q and k must have the same width")
+    if k.shape[0] != m:
+        raise ValueError("k and v must have the same number of rows")
+    if causal and m < n:
+        raise ValueError("causal attention needs m >= n")
+    s = q @ k.T
+    if causal:
+        s = np.where(np.tril(np.ones((n, m), dtype=bool), k=m - n), s, -np.inf)
+    w = np.exp(s - s.max(axis=1, keepdims=True))
+    return (w / w.sum(axis=1, keepdims=True)) @ v
