@@ -29,7 +29,9 @@ Conventions of a catalogue file (module-level constants, read without importing 
   never named.
 - ``TOLERANCE = "float32"``: a bug of precision (float32 arithmetic) is compared at float32's
   tolerance, any float dtype; the battery holds an input float32 cannot represent, on which
-  its answer differs grossly, so a small bug of another kind is not taken for it.
+  its answer differs grossly, so a small bug of another kind is not taken for it. A kata whose
+  battery names a tolerance of its own (``Battery.tolerance``, dojo/tolerances.py) compares
+  every other file at that one, as its judge does.
 - ``UNCHECKED = ("battery case", ...)``: the battery's error cases the file does not raise
   ValueError for (the self-check compares them with what the diagnosis says).
 - ``FIRST_DRAFT_OF = "stem"``: not a catalogue entry but a test of the above: a first draft
@@ -154,10 +156,11 @@ def behaviour(fn, kwargs: dict, seconds: float = CALL_SECONDS) -> Outcome:
         return Outcome("timeout")
 
 
-def same_behaviour(a: Outcome, b: Outcome, tolerance: str = "float64") -> bool:
+def same_behaviour(a: Outcome, b: Outcome, tolerance: str = "float64", inputs: dict | None = None) -> bool:
     """Whether two calls did the same thing: same values (within tolerance), dtypes, shapes and
     writes into the inputs, or the same kind of error (any ValueError is one kind), or both hung.
-    At ``tolerance="float32"`` values agree to float32's precision and any float dtype will do."""
+    At ``tolerance="float32"`` values agree to float32's precision and any float dtype will do;
+    a kata's own tolerance (a name in dojo/tolerances.py) needs the call's ``inputs``."""
     if a.status != b.status:
         return False
     if a.status == "timeout":
@@ -165,7 +168,7 @@ def same_behaviour(a: Outcome, b: Outcome, tolerance: str = "float64") -> bool:
     if a.status == "raised":
         return a.value_error == b.value_error and (a.value_error or a.error_type == b.error_type)
     if a.status == "returned":
-        return sorted(a.mutated) == sorted(b.mutated) and _same_value(a.value, b.value, tolerance)
+        return sorted(a.mutated) == sorted(b.mutated) and _same_value(a.value, b.value, tolerance, inputs)
     return False
 
 
@@ -174,15 +177,19 @@ def same_behaviour(a: Outcome, b: Outcome, tolerance: str = "float64") -> bool:
 FLOAT32_TOLERANCE = 1e-3
 
 
-def _same_value(x, y, tolerance: str = "float64") -> bool:
+def _same_value(x, y, tolerance: str = "float64", inputs: dict | None = None) -> bool:
     import numpy as np
+
+    from dojo import tolerances
 
     if isinstance(x, tuple) or isinstance(y, tuple):
         return (isinstance(x, tuple) and isinstance(y, tuple) and len(x) == len(y)
-                and all(_same_value(p, q, tolerance) for p, q in zip(x, y)))
+                and all(_same_value(p, q, tolerance, inputs) for p, q in zip(x, y)))
     if isinstance(x, np.ndarray) or isinstance(y, np.ndarray):
         if not (isinstance(x, np.ndarray) and isinstance(y, np.ndarray)):
             return False
+        if tolerance in tolerances.TOLERANCES:
+            return x.shape == y.shape and x.dtype == y.dtype and bool(tolerances.within(tolerance, x, y, inputs).all())
         loose = tolerance == "float32"
         if x.shape != y.shape or (x.dtype != y.dtype and not (loose and x.dtype.kind == y.dtype.kind == "f")):
             return False
@@ -300,6 +307,7 @@ def match(kata: str, function: str, inputs: list[dict], mine: list[Outcome], fol
         valid = [i for i, o in enumerate(correct) if o.status == "returned"]
         ruled_out = [i for i, o in enumerate(correct) if o.status == "raised"]
         full, on_values = [], []
+        own = kata_tolerance(kata)
         for entry in catalogue(kata, folder):
             if not entry.shows_in_values or entry.first_draft_of or entry.stem in exclude:
                 continue
@@ -307,7 +315,8 @@ def match(kata: str, function: str, inputs: list[dict], mine: list[Outcome], fol
                 fn = _project_function(entry.path, function)
             except (Exception, KataTimeout):  # a broken catalogue file names nothing
                 continue
-            found, wrong_value = _compare(fn, entry.tolerance, inputs, mine, correct, valid, ruled_out, clock)
+            tolerance = own if own and entry.tolerance == "float64" else entry.tolerance
+            found, wrong_value = _compare(fn, tolerance, inputs, mine, correct, valid, ruled_out, clock)
             if found == "full":
                 full.append((entry, wrong_value))
             elif found == "values":
@@ -325,6 +334,16 @@ def match(kata: str, function: str, inputs: list[dict], mine: list[Outcome], fol
     text = descriptions[0] if len(descriptions) == 1 else "; or equally, ".join(descriptions)  # English
     alike = tuple(e.stem for e, _ in on_values) if full else ()
     return Diagnosis(tuple(e.stem for e, _ in chosen), text, unchecked, alike, kata)
+
+
+def kata_tolerance(kata: str) -> str | None:
+    """The tolerance of its own that the kata's battery names (dojo/tolerances.py), or None."""
+    from dojo.batteries import BATTERIES
+
+    try:
+        return getattr(BATTERIES[kata], "tolerance", None)
+    except Exception:
+        return None
 
 
 def _checks_differ(a: Outcome, b: Outcome) -> bool:
@@ -347,7 +366,7 @@ def _compare(fn, tolerance, inputs, mine, correct, valid, ruled_out, clock) -> t
 
     checks = []
     for i in valid:
-        if same_behaviour(run(i), mine[i], tolerance):
+        if same_behaviour(run(i), mine[i], tolerance, inputs[i]):
             continue
         if not _checks_differ(theirs[i], mine[i]):
             return None, False
@@ -356,9 +375,9 @@ def _compare(fn, tolerance, inputs, mine, correct, valid, ruled_out, clock) -> t
     # answer by more than float32's rounding: on an input float32 cannot represent). A wrong
     # value is a value bug; a ValueError on a valid input may be a check or NumPy's complaint
     # about shapes, so it is no evidence of one.
-    wrong_value = any(theirs[i].status == "returned" and not same_behaviour(theirs[i], correct[i], tolerance)
+    wrong_value = any(theirs[i].status == "returned" and not same_behaviour(theirs[i], correct[i], tolerance, inputs[i])
                       for i in valid if i not in checks)
-    if not checks and all(same_behaviour(run(i), mine[i], tolerance) for i in ruled_out):
-        if any(not same_behaviour(theirs[i], correct[i], tolerance) for i in [*valid, *ruled_out]):
+    if not checks and all(same_behaviour(run(i), mine[i], tolerance, inputs[i]) for i in ruled_out):
+        if any(not same_behaviour(theirs[i], correct[i], tolerance, inputs[i]) for i in [*valid, *ruled_out]):
             return "full", wrong_value
     return ("values" if wrong_value else None), wrong_value

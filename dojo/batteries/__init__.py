@@ -86,6 +86,9 @@ class Battery:
     panels: Callable[[dict], list[Panel]]
     blocked_words: str  # what a weight on a blocked cell means, e.g. "a future leak"
     speed: Speed
+    #: A tolerance of the kata's own (a name in dojo/tolerances.py), used alike by the judge, the
+    #: diagnosis and compare; None: float64's (rtol 1e-9, atol 1e-12).
+    tolerance: str | None = None
 
     @property
     def single(self) -> bool:

@@ -2,7 +2,8 @@
 
 Yours runs in its child process (``dojo/isolate.py``), the reference in this one. A case agrees
 when the values agree within the judge's tolerance (rtol 1e-9, atol 1e-12 × max(1, max
-|reference|)), as float64, without yours writing into its inputs; or when both raise ValueError
+|reference|)), as float64, without yours writing into its inputs (a battery that names a
+tolerance of its own, ``Battery.tolerance``, compares at that one: dojo/tolerances.py); or when both raise ValueError
 (yours may raise a subclass) or the same other exception. A case may bound the peak memory
 (``Case.max_bytes``): values that agree over the bound disagree. After ``MAX_TIMEOUTS`` calls
 that time out, the remaining cases are not run.
@@ -64,8 +65,15 @@ def array_diff(yours, ref) -> dict:
     return result
 
 
-def compare_values(yours_value, ref_value, battery) -> tuple[bool, str, dict]:
+def compare_values(yours_value, ref_value, battery, inputs: dict | None = None) -> tuple[bool, str, dict]:
+    """``inputs``: the call's, for a battery with a tolerance of its own (which needs them)."""
     import numpy as np
+
+    from dojo import tolerances
+
+    own = getattr(battery, "tolerance", None)
+    if own and inputs is None:
+        raise TypeError(f"{battery.kata}'s tolerance ({own}) needs the call's inputs")
 
     ref_outs, _ = split_outputs(ref_value, battery)
     outs, problem = split_outputs(yours_value, battery)
@@ -86,9 +94,15 @@ def compare_values(yours_value, ref_value, battery) -> tuple[bool, str, dict]:
             parts.append(labelled(name, t("compare.output.shape", yours=str(y.shape), reference=str(r.shape))))
             continue
         d = array_diff(y, r)
+        if own:  # the first difference is the first entry outside that tolerance
+            ok = tolerances.within(own, y, r, inputs)
+            d["agree"], d["first"] = bool(ok.all()), None
+            if not d["agree"]:
+                first = tuple(int(i) for i in np.argwhere(~ok)[0])
+                d["first"] = {"index": list(first), "yours": float(y[first]), "reference": float(r[first])}
         diffs[name] = d
         text = t("compare.output.diff", abs=fmt(d["max_abs"]), rel=fmt(d["max_rel"]))
-        if y.dtype != np.float64:
+        if y.dtype != (r.dtype if own else np.float64):
             agree = False
             text = t("compare.output.dtype", dtype=str(y.dtype), diff=text)
         if not d["agree"]:
@@ -114,7 +128,7 @@ def compare_values(yours_value, ref_value, battery) -> tuple[bool, str, dict]:
     return agree, " · ".join(parts), diffs
 
 
-def compare_case(ref, yours, battery, file_name: str) -> tuple[bool, str, dict]:
+def compare_case(ref, yours, battery, file_name: str, inputs: dict | None = None) -> tuple[bool, str, dict]:
     """(agree, the row's text, per-output differences) for one case's two outcomes."""
     def returned(outcome) -> str:
         return describe(outcome.value, limit=40)
@@ -147,7 +161,7 @@ def compare_case(ref, yours, battery, file_name: str) -> tuple[bool, str, dict]:
             if yours.mutated:
                 names = t("compare.list.sep").join(f"`{k}`" for k in yours.mutated)
                 return False, t("compare.case.mutated", names=names), {}
-            return compare_values(yours.value, ref.value, battery)
+            return compare_values(yours.value, ref.value, battery, inputs)
         return False, t("compare.case.raised", raised=raised_text(yours, file_name), returned=ref_returned()), {}
 
     # the reference raised
@@ -191,7 +205,7 @@ def run_battery(battery, ref_fn, yours, timeout: float, file_name: str, outcomes
             timeouts += mine.status == "timeout"
         if outcomes is not None:
             outcomes.append((inputs, mine))
-        agree, text, diffs = compare_case(ref, mine, battery, file_name)
+        agree, text, diffs = compare_case(ref, mine, battery, file_name, inputs)
         if agree and case.max_bytes is not None and mine.returned:
             peak = yours.ask(("memory", inputs), timeout + 10 * (mine.seconds or 0.0) + 2.0)
             agree, text = memory_verdict(case, None if isinstance(peak, Outcome) else peak, text)

@@ -163,7 +163,8 @@ def _prepare(env: Env, args, kata, path: Path, width: int | None) -> Comparison:
     ref_path = env.solution_file(kata)
     ref_fn = load_kata(ref_path, kata.function)
     report = {"kata": kata.module, "file": str(path), "reference": str(ref_path),
-              "tolerance": {"rtol": RTOL, "atol": ATOL, "atol_scaled_by": "max(1, max |reference|)"},
+              "tolerance": ({"name": battery.tolerance} if battery.tolerance else
+                            {"rtol": RTOL, "atol": ATOL, "atol_scaled_by": "max(1, max |reference|)"}),
               "timeout": args.timeout}
     return Comparison(env, args, kata, battery, path, ref_path, ref_fn, shown(env, path), shown(env, ref_path),
                       width, report)
@@ -175,7 +176,8 @@ def section_agreement(c: Comparison, yours) -> tuple[list[dict], str | None]:
     env, kata, battery = c.env, c.kata, c.battery
     problem = yours.load()
     broken = None
-    c.heading(t("compare.heading.agreement", count=len(battery.cases)))
+    c.heading(t("compare.heading.agreement.own", count=len(battery.cases), name=battery.tolerance) if battery.tolerance
+              else t("compare.heading.agreement", count=len(battery.cases)))
     if problem is not None:
         state = problem.error_type
         label = state if state in ("numpy-only", "timed-out", "crashed") else "cannot-import"

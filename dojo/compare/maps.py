@@ -73,7 +73,7 @@ def build_maps(battery, ref_fn, yours, timeout: float, file_name: str, yours_bro
         elif mine.status == "raised":
             note = t("compare.maps.raised", raised=raised_text(mine, file_name))
         else:
-            note = compare_case(ref, mine, battery, file_name)[1]
+            note = compare_case(ref, mine, battery, file_name, inputs)[1]
     maps, notes = [], []
     for panel in battery.panels(inputs):
         r = pick(ref_outs, panel)
@@ -87,6 +87,10 @@ def build_maps(battery, ref_fn, yours, timeout: float, file_name: str, yours_bro
             with np.errstate(all="ignore"):
                 y = np.asarray(y).astype(np.float64)
         differ = differing(y, r, RTOL, ATOL)
+        if battery.tolerance and differ is not None:  # the kata's own tolerance (dojo/tolerances.py)
+            from dojo.tolerances import within
+
+            differ = ~within(battery.tolerance, y, r, inputs)
         label = panel_title(battery, panel.title)
         maps.append(Map(panel.title, r, y, differ, panel.blocked, panel_note if y is None or differ is None else "",
                         label))

@@ -378,6 +378,13 @@ def alibi_attention_contract(call):
     finite_scores(_scores(q, k))  # the bias is at most 1 x m here: it cannot make a score overflow
 
 
+def half_precision_attention_contract(call):
+    for name in ("q", "k", "v"):
+        need(type(call[name]) is np.ndarray and call[name].dtype == np.float16,
+             f"{name} is not a NumPy array of dtype float16")
+    _q_k_v(call)  # float16 values: q·k cannot overflow float64
+
+
 CONTRACTS = {
     "softmax": softmax_contract,
     "masked_attention": masked_attention_contract,
@@ -393,6 +400,7 @@ CONTRACTS = {
     "sliding_window_attention": sliding_window_attention_contract,
     "latent_attention": latent_attention_contract,
     "alibi_attention": alibi_attention_contract,
+    "half_precision_attention": half_precision_attention_contract,
 }
 
 

@@ -633,7 +633,7 @@ def _agreement(kata: str, path: Path, stop_at_first_disagreement: bool, limit: f
                 mine = call_here(candidate, battery.inputs(case), path)
         except KataTimeout:
             mine = Outcome("timeout", seconds=limit)
-        agree, text, _ = compare_case(ref, mine, battery, path.name)
+        agree, text, _ = compare_case(ref, mine, battery, path.name, battery.inputs(case))
         if agree and case.max_bytes is not None and mine.returned:  # the contract bounds memory
             agree, text = memory_verdict(case, peak_memory(candidate, battery.inputs(case)), text)
         rows.append((case.name, agree, text))

@@ -145,6 +145,10 @@ CLAIMS = {
         and all(b["window"] > 1.8 * a["window"] for a, b in zip(r["rows"], r["rows"][1:]))
         and len(set(r["six"])) == 6
     ),
+    "float16_running_sum": lambda r: (  # the answer: a float16 running sum stops growing
+        abs(r["float16"] - r["exact"]) > 0.01 * r["exact"] and abs(r["float32"] - r["exact"]) < 1e-5 * r["exact"]
+    ),
+    "float16_score_error": lambda r: r["share"]["float32"] < 0.05 < r["share"]["float16"],
 }
 
 

@@ -1,0 +1,21 @@
+"""Checks for a NumPy array of any float dtype (float32, float64 accepted) instead of float16 only."""
+import numpy as np
+
+
+def half_precision_attention(q, k, v):
+    for name, a in (("q", q), ("k", k), ("v", v)):
+        if not isinstance(a, np.ndarray) or a.dtype.kind != "f":
+            raise ValueError(f"{name} must be a float16 NumPy array")
+        if a.ndim != 2 or 0 in a.shape:
+            raise ValueError(f"{name} must be 2-D and non-empty, got {np.shape(a)}")
+        if not np.isfinite(a).all():
+            raise ValueError(f"{name} contains NaN or inf")
+    q, k, v = (a.astype(np.float16) for a in (q, k, v))
+    if k.shape[1] != q.shape[1]:
+        raise ValueError("q and k must have the same width")
+    if k.shape[0] != v.shape[0]:
+        raise ValueError("k and v must have the same number of rows")
+    scores = q.astype(np.float64) @ k.astype(np.float64).T / np.sqrt(q.shape[1])
+    weights = np.exp(scores - scores.max(axis=1, keepdims=True))
+    weights /= weights.sum(axis=1, keepdims=True)
+    return (weights @ v.astype(np.float64)).astype(np.float16)

@@ -1,0 +1,283 @@
+"""The judge for katas/half_precision_attention.py: half_precision_attention(q, k, v).
+
+Shapes: q (n, d_k), k (m, d_k), v (m, d_v), each a NumPy float16 array; out (n, d_v) float16.
+The contract's accuracy is its own (dojo/tolerances.py, "float16_attention"): per entry,
+|o - fp16(o*)| <= ulp16(fp16(o*)) + 2^-12 · max_j |v[j, c]| · (1 + S_i). The judge, the
+diagnosis and ``dojo compare`` all compare through it.
+
+A float16-throughout answer fails only about 1% of small random draws, so three kinds of input
+are drawn on purpose: scores whose exp() overflows float16 (above 11.09), unscaled q·k above
+65504 in every row (entries near 256), and long key sequences (m in the hundreds to
+thousands, values with an offset) where a float16 running sum drifts.
+
+Every bad input breaks exactly one rule of the contract (its arrays stay float16 unless the
+dtype is the rule broken). Left open and never tested: ndarray subclasses, and the wording of
+messages.
+"""
+
+import numpy as np
+from hypothesis import example, strategies as st
+
+from dojo import tolerances
+from dojo.messages import array_param, message
+from dojo import wire
+from tests import oracle
+from tests import strategies as S
+from tests.contract import QKV, Contract, not_2d_forms, rejects_each_call
+from tests.judge import KataMismatch, check_leaves_inputs_alone, expect_value_error, prop
+
+FUNCTION = "half_precision_attention"
+#: The judge's messages: dojo/locale/<lang>/judge/half_precision_attention.toml.
+M = "judge.half_precision_attention"
+#: The contract's accuracy, named once (dojo/tolerances.py); the battery names the same one.
+TOLERANCE = "float16_attention"
+F16 = np.float16
+
+
+def PROBE():
+    return {
+        "q": np.array([[1.0, 0.0]], dtype=F16),
+        "k": np.array([[1.0, 0.0], [0.0, 1.0]], dtype=F16),
+        "v": np.array([[1.0], [2.0]], dtype=F16),
+    }
+
+
+#: The arrays of the contract: q (n, d_k), k (m, d_k), v (m, d_v).
+CONTRACT = Contract(QKV)
+
+
+@oracle.memoised
+def half_attention(q, k, v):
+    """torch SDPA in float64 on the float16 values (upcast exactly), then rounded to float16."""
+    t = oracle.torch()
+    out = t.nn.functional.scaled_dot_product_attention(oracle.tensor(q), oracle.tensor(k), oracle.tensor(v))
+    return (out.to(t.float16).to(t.float64).numpy(),)
+
+
+def run(kata, q, k, v):
+    """Call the candidate on a valid input; check it returns a float16 array of shape (n, d_v)
+    with no NaN or inf (every valid input has a finite float16 answer: |out| <= max |v|)."""
+    n, d_v = q.shape[0], v.shape[1]
+    out = kata(q=q, k=k, v=v)
+    if not isinstance(out, np.ndarray):
+        raise KataMismatch(message("result.not-array", what="out", type=wire.type_name(out),
+                                   repr_text=f"{out!r:.200}"))
+    if out.shape != (n, d_v):
+        raise KataMismatch(message("result.shape", what="out", want=str((n, d_v)), got=str(out.shape)))
+    if out.dtype != F16:
+        raise KataMismatch(message(f"{M}.fail.dtype", got=str(out.dtype)))
+    bad = np.argwhere(~np.isfinite(out))
+    if bad.size:
+        index = tuple(int(i) for i in bad[0])
+        raise KataMismatch(message(f"{M}.fail.not-finite", index=str(list(index)), value=str(out[index]),
+                                   array=array_param(out)),
+                           hint=message(f"{M}.hint.not-finite", largest=f"{largest_product(q, k):.3g}"))
+    return out
+
+
+def largest_product(q, k) -> float:
+    """The largest |q_i·k_j| unscaled (what overflows float16 above 65504)."""
+    return float(np.max(np.abs(q.astype(np.float64) @ k.astype(np.float64).T)))
+
+
+def check_within_bound(out, case, why):
+    """out must be within the contract's allowance of the oracle's fp16(o*)."""
+    want = half_attention(case["q"], case["k"], case["v"])
+    ok = tolerances.within(TOLERANCE, out, want, case)
+    if ok.all():
+        return
+    allowance = tolerances.TOLERANCES[TOLERANCE](case, want)
+    first = tuple(int(i) for i in np.argwhere(~ok)[0])
+    got = float(out[first])
+    raise KataMismatch(message(
+        f"{M}.fail.bound", index=str(first), got=got, want=float(want[first]),
+        diff=f"{abs(got - float(want[first])):.3g}", allowed=f"{float(allowance[first]):.3g}", why=why,
+        expected=array_param(want.astype(F16)), got_array=array_param(out),
+    ))
+
+
+def sizes(case) -> dict:
+    (n, d_k), (m, d_v) = case["q"].shape, case["v"].shape
+    return message(f"{M}.why.sizes", n=str(n), m=str(m), d_k=str(d_k), d_v=str(d_v))
+
+
+# -- Strategies ------------------------------------------------------------------------------
+# Arrays come from a drawn seed through NumPy (tests/strategies.py), rounded to float16.
+
+DIMS = S.distinct_dims(4)  # n, m, d_k, d_v
+PROBLEM_DIMS = S.sometimes_coinciding(DIMS, ((0, 1), (2, 3)))
+KINDS = st.sampled_from(["ordinary", "large"])
+LONG_KEYS = st.sampled_from([300, 700, 1500, 3000])
+SMALL = st.integers(1, 4)
+OFFSETS = st.sampled_from([1.0, -2.0, 4.0, -0.75])
+
+
+def half(a) -> np.ndarray:
+    return np.asarray(a, dtype=F16)
+
+
+def draw_problem(draw, kind=None):
+    """Valid inputs {q, k, v} (float16) and the generator that made them.
+
+    ``kind``: "ordinary" (entries of size 0.3 to 10, scores mostly below 11), "large" (q and k
+    entries ~10 to 30: scores in the hundreds, whose exp() overflows float16 without the max
+    shift), "overflow" (q and k entries in [256, 300] along one sign pattern, with one key in
+    every row aligned with it: each row's largest unscaled q·k is above 65504, and so is its
+    scaled score), "long" (m of 300 to 3000 keys, soft scores, values with an offset: a
+    float16 running sum of the weights drifts).
+    """
+    kind = kind or draw(KINDS)
+    rng = S.rng_for(draw(S.SEEDS))
+    if kind == "long":
+        n, d_k, d_v, m = draw(SMALL), draw(SMALL), draw(SMALL), draw(LONG_KEYS)
+        offset = draw(OFFSETS)
+        return {
+            "q": half(S.normal(rng, (n, d_k), 0.5)),
+            "k": half(S.normal(rng, (m, d_k), 0.5)),
+            "v": half(offset + S.normal(rng, (m, d_v), 0.5)),
+        }, rng
+    n, m, d_k, d_v = draw(PROBLEM_DIMS)
+    if kind == "overflow":
+        sign = rng.choice([-1.0, 1.0], size=d_k)
+        q = sign * rng.uniform(256, 300, size=(n, d_k))
+        k = sign * rng.uniform(256, 300, size=(m, d_k)) * rng.choice([-1.0, 1.0], size=(m, 1))
+        j = rng.integers(0, m)
+        k[j] = np.abs(k[j]) * sign  # one key aligned with every query
+        return {"q": half(q), "k": half(k), "v": half(S.normal(rng, (m, d_v), draw(S.SCALES)))}, rng
+    if kind == "large":
+        q_scale, k_scale = draw(st.sampled_from([10.0, 30.0])), 10.0
+    else:
+        q_scale, k_scale = draw(S.SCALES), draw(S.SCALES)
+    return {
+        "q": half(S.normal(rng, (n, d_k), q_scale)),
+        "k": half(S.normal(rng, (m, d_k), k_scale)),
+        "v": half(S.normal(rng, (m, d_v), draw(S.SCALES))),
+    }, rng
+
+
+@S.valid_inputs()
+@st.composite
+def problems(draw, kind=None):
+    """Valid inputs {q, k, v} (see draw_problem)."""
+    return draw_problem(draw, kind)[0]
+
+
+# -- Properties of a correct answer -------------------------------------------------------
+
+
+@prop(case=problems())
+@example(case={
+    "q": half([[1.0, 0.0, 2.0]]),
+    "k": half([[1.0, 1.0, 0.0], [0.0, 2.0, 1.0]]),
+    "v": half([[1.0, 2.0, 3.0, 4.0], [-1.0, 0.5, 0.0, 2.0]]),
+})
+def test_matches_torch_within_the_float16_bound(kata, case):
+    """Matches torch (float64, rounded to float16) within the contract's bound, for ordinary scores and scores whose exp() overflows float16"""
+    out = run(kata, **case)
+    check_within_bound(out, case, message(f"{M}.why.out", sizes=sizes(case)))
+
+
+@prop(case=problems(kind="overflow"))
+@example(case={  # d_k = 1024 entries of 8: q·k = 65536 > 65504
+    "q": half(np.full((1, 1024), 8.0)),
+    "k": half(np.vstack([np.full(1024, 8.0), np.full(1024, 7.0)])),
+    "v": half([[1.0, -2.0, 0.5], [3.0, 1.0, -1.0]]),
+})
+def test_unscaled_scores_above_65504_are_computed_wider(kata, case):
+    """Unscaled q·k above float16's 65504 in every row (entries near 256, or d_k = 1024 near 8) gives the right float16 result, not NaN"""
+    out = run(kata, **case)
+    check_within_bound(out, case, message(f"{M}.why.overflow", largest=f"{largest_product(case['q'], case['k']):.4g}",
+                                          sizes=sizes(case)))
+
+
+@prop(case=problems(kind="long"))
+def test_long_key_sequences_do_not_drift(kata, case):
+    """Hundreds to thousands of keys: the row sums and weighted sums stay accurate (a float16 running sum drifts)"""
+    out = run(kata, **case)
+    check_within_bound(out, case, message(f"{M}.why.long", m=str(case["k"].shape[0]), sizes=sizes(case)))
+
+
+@prop(case=problems(), seed=S.SEEDS)
+def test_permuting_keys_with_their_values_keeps_out(kata, case, seed):
+    """Reordering the keys together with their values leaves out within the bound"""
+    p = np.random.default_rng(seed).permutation(case["k"].shape[0])
+    moved = {"q": case["q"], "k": case["k"][p], "v": case["v"][p]}
+    out = run(kata, **moved)
+    check_within_bound(out, moved, message(f"{M}.why.keys-as-a-set", order=str(p.tolist())))
+
+
+@prop(case=problems(kind="ordinary"))
+def test_does_not_modify_its_inputs(kata, case):
+    """q, k and v are left exactly as they were"""
+    check_leaves_inputs_alone(lambda: run(kata, **case), case, FUNCTION)
+
+
+# -- Contract violations -> ValueError ------------------------------------------------------
+
+#: Each way an input can fail to be a float16 NumPy array, and how to make it from one.
+NOT_FLOAT16 = {  # by the id of its words: judge.half_precision_attention.form.<id>
+    "list": lambda a: a.tolist(),
+    "float32": lambda a: a.astype(np.float32),
+    "float64": lambda a: a.astype(np.float64),
+    "int64": lambda a: np.round(a.astype(np.float64)).astype(np.int64),
+    "tuple": lambda a: tuple(tuple(float(x) for x in row) for row in a),
+}
+
+
+@prop(case=problems(kind="ordinary"))
+@example(case=PROBE())
+def test_rejects_inputs_that_are_not_float16_arrays(kata, case):
+    """q, k or v given as a list, a tuple, or an array of float32, float64 or int64 raises ValueError (only float16 NumPy arrays are accepted)"""
+    for name in ("q", "k", "v"):
+        for form, make in NOT_FLOAT16.items():
+            bad = dict(case, **{name: make(case[name])})
+            expect_value_error(lambda: kata(**bad), message(f"{M}.because.not-float16", name=name, form=message(f"{M}.form.{form}")))
+
+
+def _zero_d(a):
+    return np.asarray(a[0, 0])  # a 0-d float16 array
+
+
+@CONTRACT.rejects_a_wrong_rank(problems(kind="ordinary"), forms=not_2d_forms() | {"{}[0, 0], a 0-d scalar": _zero_d})
+def test_rejects_an_input_that_is_not_2d(kata, case):
+    """q, k or v that is not 2-D (a scalar, a vector, a 3-D batch) raises ValueError"""
+
+
+@st.composite
+def a_call_with_a_zero_size(draw):
+    """(call, because): float16 arrays of drawn sizes with one of n, m, d_k, d_v set to 0."""
+    sizes = dict(zip(("n", "m", "d_k", "d_v"), draw(DIMS)))
+    dim = draw(st.sampled_from(sorted(sizes)))
+    sizes[dim] = 0
+    rng = S.rng_for(draw(S.SEEDS))
+    call = {name: half(S.normal(rng, tuple(sizes[d] for d in axes))) for name, axes in QKV.items()}
+    return call, message("contract.zero-size", label=f"{dim} = 0", shapes=CONTRACT.shapes_of(call))
+
+
+@rejects_each_call(a_call_with_a_zero_size())
+def test_rejects_a_zero_dimension(kata, drawn):
+    """An empty q, k or v (n, m, d_k or d_v equal to 0) raises ValueError"""
+
+
+@st.composite
+def a_call_with_sizes_that_disagree(draw):
+    """(call, because): a valid call with k's width or v's row count changed (float16 kept)."""
+    case, rng = draw_problem(draw, kind="ordinary")
+    (m, d_k), d_v = case["k"].shape, case["v"].shape[1]
+    if draw(st.booleans()):
+        width = int(rng.choice([w for w in range(1, 8) if w != d_k]))
+        case["k"] = half(S.normal(rng, (m, width), 3.0))
+        return case, message(f"{M}.because.widths", q_width=str(d_k), k_width=str(width))
+    rows = int(rng.choice([r for r in range(1, 8) if r != m]))
+    case["v"] = half(S.normal(rng, (rows, d_v), 3.0))
+    return case, message(f"{M}.because.rows", k_rows=str(m), v_rows=str(rows))
+
+
+@rejects_each_call(a_call_with_sizes_that_disagree())
+def test_rejects_sizes_that_disagree(kata, drawn):
+    """q and k of different widths, or k and v with different numbers of rows, raise ValueError"""
+
+
+@CONTRACT.rejects_non_finite(problems(kind="ordinary"))
+def test_rejects_nan_or_inf_in_q_k_or_v(kata, case, value, seed):
+    """NaN or inf anywhere in q, k or v raises ValueError"""
