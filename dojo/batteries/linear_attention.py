@@ -103,6 +103,8 @@ BATTERY = Battery(
                    causal=False)),
         Case("the memory bound: n = m = 4096, d = 16, causal, under 40 MiB",
              _linear(4096, 4096, 16, 16, causal=True), max_bytes=MEMORY_BOUND),
+        Case("the memory bound: n = m = 4096, d = 16, not causal, under 40 MiB",
+             _linear(4096, 4096, 16, 16, causal=False), max_bytes=MEMORY_BOUND),
         *(_random(i) for i in range(8)),
         Case("q is 1-D", _error(q=lambda kw: kw["q"][0]), "error"),
         Case("k is 3-D", _error(k=lambda kw: kw["k"][None]), "error"),
@@ -116,7 +118,7 @@ BATTERY = Battery(
         Case("causal with fewer keys than queries (m=2 < n=3)",
              _error(k=lambda kw: kw["k"][:2], v=lambda kw: kw["v"][:2], causal=True), "error"),
     ),
-    map_what=("the weights phi(q_i)·phi(k_j) / Σ_j: 6 queries × 8 keys, causal (aligned bottom-right), "
+    map_what=("the weights phi(q_i)·phi(k_j) / (their sum over j): 6 queries × 8 keys, causal (aligned bottom-right), "
               "read as out with v = the identity (row = query, column = key)"),
     map_inputs=_map_inputs,
     panels=lambda kw: [Panel("weights (out with v = I)", (0,), ~np.tril(np.ones((6, 8), dtype=bool), k=2))],
