@@ -84,19 +84,27 @@ def paged_attention(q, k_pages, v_pages, block_table, context_len):
             f"context_len = {m} must satisfy n = {n} <= context_len <= len(block_table) * page_size = {capacity}"
         )
 
+    if not np.isfinite(q).all():
+        raise ValueError("q contains NaN or inf")
     t = np.arange(m)  # the logical positions of the cache
-    pages, slots = table[t // page_size], t % page_size
-    k, v = k_pages[pages, slots], v_pages[pages, slots]  # (m, d_k), (m, d_v): the used slots only
-    for name, a in (("q", q), ("a used slot of k_pages", k), ("a used slot of v_pages", v)):
-        if not np.isfinite(a).all():
-            raise ValueError(f"{name} contains NaN or inf")
+    pages, slots = table[t // page_size], t % page_size  # where each of them is stored
 
     allowed = np.tril(np.ones((n, m), dtype=bool), k=m - n)  # (n, m), bottom-right aligned
     with np.errstate(over="ignore", invalid="ignore"):
-        scores = q @ k.T / np.sqrt(d_k)  # (n, m)
+        scores = q @ _used(k_pages, pages, slots, "k_pages").T / np.sqrt(d_k)  # (n, m)
     if not np.isfinite(scores[allowed]).all():
         raise ValueError("a score q·k/sqrt(d_k) overflowed; rescale q or the cached keys")
     scores = np.where(allowed, scores, -np.inf)  # future keys are -inf
     weights = np.exp(scores - scores.max(axis=1, keepdims=True))  # (n, m)
     weights /= weights.sum(axis=1, keepdims=True)
-    return weights @ v  # (n, d_v)
+    return weights @ _used(v_pages, pages, slots, "v_pages")  # (n, d_v)
+
+
+def _used(pool, pages, slots, name):
+    """The slots the context uses, gathered in order: (m, d). Only they are checked: the rest of
+    the pool may hold anything. (Gathered where they are needed, so the keys' copy is freed
+    before the values' is made: one (m, d) copy at a time.)"""
+    gathered = pool[pages, slots]
+    if not np.isfinite(gathered).all():
+        raise ValueError(f"a slot of {name} that the context uses (t < context_len) contains NaN or inf")
+    return gathered
