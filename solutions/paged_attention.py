@@ -88,22 +88,32 @@ def paged_attention(q, k_pages, v_pages, block_table, context_len):
         raise ValueError("q contains NaN or inf")
     t = np.arange(m)  # the logical positions of the cache
     pages, slots = table[t // page_size], t % page_size  # where each of them is stored
+    blocks = [slice(a, min(a + BLOCK, m)) for a in range(0, m, BLOCK)]  # the cache, BLOCK tokens at a time
 
     allowed = np.tril(np.ones((n, m), dtype=bool), k=m - n)  # (n, m), bottom-right aligned
-    with np.errstate(over="ignore", invalid="ignore"):
-        scores = q @ _used(k_pages, pages, slots, "k_pages").T / np.sqrt(d_k)  # (n, m)
+    scores = np.empty((n, m))
+    for b in blocks:
+        with np.errstate(over="ignore", invalid="ignore"):
+            scores[:, b] = q @ _used(k_pages, pages[b], slots[b], "k_pages").T / np.sqrt(d_k)
     if not np.isfinite(scores[allowed]).all():
         raise ValueError("a score q·k/sqrt(d_k) overflowed; rescale q or the cached keys")
     scores = np.where(allowed, scores, -np.inf)  # future keys are -inf
     weights = np.exp(scores - scores.max(axis=1, keepdims=True))  # (n, m)
     weights /= weights.sum(axis=1, keepdims=True)
-    return weights @ _used(v_pages, pages, slots, "v_pages")  # (n, d_v)
+    out = np.zeros((n, v_pages.shape[2]))
+    for b in blocks:
+        out += weights[:, b] @ _used(v_pages, pages[b], slots[b], "v_pages")
+    return out  # (n, d_v)
+
+
+#: Tokens gathered at a time. Gathering all m keys (or values) at once copies the whole cache
+#: per call, and a fresh multi-MiB copy costs more in page faults than the attention itself.
+BLOCK = 512
 
 
 def _used(pool, pages, slots, name):
-    """The slots the context uses, gathered in order: (m, d). Only they are checked: the rest of
-    the pool may hold anything. (Gathered where they are needed, so the keys' copy is freed
-    before the values' is made: one (m, d) copy at a time.)"""
+    """The slots ``(pages, slots)`` of ``pool``, gathered in order. Only the slots the context
+    uses are ever gathered and checked: the rest of the pool may hold anything."""
     gathered = pool[pages, slots]
     if not np.isfinite(gathered).all():
         raise ValueError(f"a slot of {name} that the context uses (t < context_len) contains NaN or inf")
