@@ -54,7 +54,9 @@ def main() -> int:
     parser.add_argument("--d", type=int, default=64, help="d_k = d_v (default 64)")
     parser.add_argument("--page-size", type=int, default=16, help="tokens per page (default 16)")
     parser.add_argument("--runs", type=int, default=30, help="timed calls per implementation (default 30)")
-    parser.add_argument("--threads", type=int, default=2, help="BLAS and torch threads (default 2)")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="BLAS and torch threads (default 1: a decoding step is too small to share, and with 2 "
+                             "threads on a busy 2-core machine torch's thread pool waits ~100 ms per call)")
     args = parser.parse_args()
 
     for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
