@@ -8,6 +8,8 @@ from __future__ import annotations
 import itertools
 import json
 
+import pytest
+
 from dojo import registry
 from dojo.batteries import BATTERIES
 from dojo.loader import load_kata
@@ -31,6 +33,7 @@ def test_a_finite_minus_1e9_fill_fails_with_the_property_that_names_it_and_the_r
     assert "15 of 15 properties pass" in r.out
 
 
+@pytest.mark.contributors  # a second whole `dojo test` run: the contributors' suite
 def test_validating_the_whole_pool_fails_on_garbage_outside_the_context(sandbox, wrong):
     sandbox.write_kata(KATA, wrong(KATA, "validates_all_pages"))
     r = sandbox.run("test", KATA)
