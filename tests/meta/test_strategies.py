@@ -384,6 +384,26 @@ def half_precision_attention_contract(call):
              f"{name} is not a NumPy array of dtype float16")
     _q_k_v(call)  # float16 values: q·k cannot overflow float64
 
+def paged_attention_contract(call):
+    q = finite_array(call, "q", 2)
+    pools = {name: np.asarray(call[name], dtype=np.float64) for name in ("k_pages", "v_pages")}
+    for name, a in pools.items():  # slots outside the context may hold anything, NaN included
+        need(a.ndim == 3 and 0 not in a.shape, f"{name} has shape {a.shape}: it should be 3-D, every dimension >= 1")
+    k_pages, v_pages = pools["k_pages"], pools["v_pages"]
+    need(k_pages.shape[2] == q.shape[1], f"k_pages has width {k_pages.shape[2]}, q has {q.shape[1]}")
+    need(k_pages.shape[:2] == v_pages.shape[:2], f"k_pages {k_pages.shape} and v_pages {v_pages.shape} differ in P or page_size")
+    table = np.asarray(call["block_table"])
+    need(table.ndim == 1 and table.dtype.kind in "iu", f"block_table {table!r} is not 1-D of an integer dtype")
+    need(((table >= 0) & (table < k_pages.shape[0])).all(), f"block_table {table} has an entry outside [0, P)")
+    m = call["context_len"]
+    need(isinstance(m, numbers.Integral) and not isinstance(m, (bool, np.bool_)), f"context_len = {m!r} is not an int")
+    page_size = k_pages.shape[1]
+    need(q.shape[0] <= m <= table.size * page_size,
+         f"context_len = {m} is not within n = {q.shape[0]} .. len(block_table) * page_size = {table.size * page_size}")
+    t = np.arange(int(m))
+    k, v = k_pages[table[t // page_size], t % page_size], v_pages[table[t // page_size], t % page_size]
+    need(np.isfinite(k).all() and np.isfinite(v).all(), "a used slot of k_pages or v_pages holds NaN or inf")
+    finite_scores(_scores(q, k), "q k_tᵀ / sqrt(d_k) over the used slots")
 
 CONTRACTS = {
     "softmax": softmax_contract,
@@ -401,6 +421,7 @@ CONTRACTS = {
     "latent_attention": latent_attention_contract,
     "alibi_attention": alibi_attention_contract,
     "half_precision_attention": half_precision_attention_contract,
+    "paged_attention": paged_attention_contract,
 }
 
 

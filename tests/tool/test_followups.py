@@ -149,6 +149,15 @@ CLAIMS = {
         abs(r["float16"] - r["exact"]) > 0.01 * r["exact"] and abs(r["float32"] - r["exact"]) < 1e-5 * r["exact"]
     ),
     "float16_score_error": lambda r: r["share"]["float32"] < 0.05 < r["share"]["float16"],
+    "paged_waste": lambda r: (  # the answer: under one page per sequence, against most of a reservation
+        r["used"] <= r["paged"] < r["used"] + r["requests"] * r["page_size"] < r["reserved"]
+        and (r["paged"] - r["used"]) / r["paged"] < 0.04 < 0.5 < (r["reserved"] - r["used"]) / r["reserved"]
+    ),
+    "paged_page_size": lambda r: (  # larger pages waste more and need shorter tables
+        [row["waste"] for row in r["rows"]] == sorted(row["waste"] for row in r["rows"])
+        and [row["table"] for row in r["rows"]] == sorted((row["table"] for row in r["rows"]), reverse=True)
+        and r["rows"][0]["page_size"] == 1 and r["rows"][0]["waste"] == 0
+    ),
 }
 
 

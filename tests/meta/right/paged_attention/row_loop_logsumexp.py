@@ -1,0 +1,48 @@
+"""One query at a time: gathers its visible keys slot by slot from the table, weights exp(s - logsumexp(s))."""
+import numpy as np
+
+
+def _checked(q, k_pages, v_pages, block_table, context_len):
+    """The inputs as float64 arrays, the table, m and page_size, after every check of the contract."""
+    q = np.array(q, dtype=np.float64)
+    k_pages = np.array(k_pages, dtype=np.float64)
+    v_pages = np.array(v_pages, dtype=np.float64)
+    if q.ndim != 2 or min(q.shape) == 0:
+        raise ValueError(f"q: expected a non-empty (n, d_k) array, got {q.shape}")
+    if k_pages.ndim != 3 or v_pages.ndim != 3 or min(k_pages.shape) == 0 or min(v_pages.shape) == 0:
+        raise ValueError(f"pages: expected non-empty 3-D pools, got {k_pages.shape} and {v_pages.shape}")
+    if k_pages.shape[2] != q.shape[1] or k_pages.shape[:2] != v_pages.shape[:2]:
+        raise ValueError(f"shapes do not fit: q {q.shape}, k_pages {k_pages.shape}, v_pages {v_pages.shape}")
+    table = np.asarray(block_table)
+    if table.ndim != 1 or not np.issubdtype(table.dtype, np.integer):
+        raise ValueError("block_table: expected a 1-D array of ints")
+    if ((table < 0) | (table >= k_pages.shape[0])).any():
+        raise ValueError("block_table: a page index is out of range")
+    if type(context_len) is bool or not isinstance(context_len, (int, np.integer)):
+        raise ValueError("context_len must be an integer")
+    m, page_size = int(context_len), k_pages.shape[1]
+    if m < q.shape[0] or m < 1 or m > len(table) * page_size:
+        raise ValueError(f"context_len {m} out of range")
+    return q, k_pages, v_pages, table, m, page_size
+
+
+def paged_attention(q, k_pages, v_pages, block_table, context_len):
+    q, k_pages, v_pages, table, m, page_size = _checked(q, k_pages, v_pages, block_table, context_len)
+    where = [(int(table[t // page_size]), t % page_size) for t in range(m)]
+    k = np.stack([k_pages[p, s] for p, s in where])
+    v = np.stack([v_pages[p, s] for p, s in where])
+    for name, a in (("q", q), ("k", k), ("v", v)):
+        if np.isnan(a).any() or np.isinf(a).any():
+            raise ValueError(f"{name}: NaN or inf")
+    n = q.shape[0]
+    out = np.empty((n, v.shape[1]))
+    for i in range(n):
+        seen = m - n + i + 1  # keys 0 .. m - n + i
+        with np.errstate(over="ignore", invalid="ignore"):
+            s = k[:seen] @ q[i] / np.sqrt(q.shape[1])
+        if not np.isfinite(s).all():
+            raise ValueError(f"query {i}: a score overflows")
+        top = s.max()
+        lse = top + np.log(np.exp(s - top).sum())
+        out[i] = np.exp(s - lse) @ v[:seen]
+    return out
