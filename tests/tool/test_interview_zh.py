@@ -29,6 +29,9 @@ from dojo.stubs import stub_source
 from tests.tool.harness import REPO, Sandbox
 from tests.tool.test_interview import oracle_cache, sandbox  # noqa: F401 - fixtures (one oracle cache a module)
 
+# Machine-independent and long: the contributors' suite (README, "For contributors"); CI runs it.
+pytestmark = pytest.mark.contributors
+
 ZH = {"DOJO_LANG": "zh"}
 N = len(properties_of(REPO / "tests" / "test_softmax.py"))
 FIELD_LABELS = ("结果", "用时", "性质", "评测次数", "提示", "第一处失败", "像已知错误", "分数", "作答文件", "评分副本")

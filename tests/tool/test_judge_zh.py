@@ -27,6 +27,9 @@ from dojo import registry
 from dojo.loader import FORBIDDEN
 from tests.tool.harness import REPO, Sandbox
 
+# Machine-independent and long: the contributors' suite (README, "For contributors"); CI runs it.
+pytestmark = pytest.mark.contributors
+
 ZH_FOLDER = REPO / "dojo" / "locale" / "zh"
 ZH = {}
 for _path in sorted(ZH_FOLDER.glob("*.toml")):

@@ -25,6 +25,9 @@ from dojo.env import Env
 from dojo.state import CHANGED, MISSING, UNJUDGED, UNREADABLE, Store
 from tests.tool.harness import stub
 
+# Machine-independent and long: the contributors' suite (README, "For contributors"); CI runs it.
+pytestmark = pytest.mark.contributors
+
 
 def row(out: str, module: str) -> str:
     """The progress table's row of ``module``."""

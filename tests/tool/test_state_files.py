@@ -25,6 +25,9 @@ import pytest
 from dojo.state import CannotWrite, atomic_write_bytes
 from tests.tool.harness import REPO, Result, Sandbox, stub
 
+# Machine-independent and long: the contributors' suite (README, "For contributors"); CI runs it.
+pytestmark = pytest.mark.contributors
+
 STUB = stub("softmax")
 
 VALID = {

@@ -25,6 +25,9 @@ from dojo.state import Store
 from dojo.verdict import diagnosis_words, first_failure_ref, property_titles
 from tests.tool.harness import REPO
 
+# Machine-independent and long: the contributors' suite (README, "For contributors"); CI runs it.
+pytestmark = pytest.mark.contributors
+
 WRONG = REPO / "tests" / "meta" / "wrong"
 
 
