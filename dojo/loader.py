@@ -160,12 +160,16 @@ def load_kata(path: Path, function: str):
 
 
 @contextmanager
-def time_limit(seconds: float | None, what="your function"):
-    """Raise ``KataTimeout`` inside the block once ``seconds`` have passed (main thread, Unix).
+def time_limit(seconds: float | None, what="your function", cpu: bool = False):
+    """Raise ``KataTimeout`` inside the block once ``seconds`` have passed (main thread, Unix):
+    seconds of the wall clock, or with ``cpu`` of this process's CPU time (a busy machine that
+    leaves the process waiting does not count; only trusted, in-process code is timed that way).
     ``what``: the code that runs, a message (``worker.your-function``) or plain words.
 
     Works inside Hypothesis: each call gets its own alarm, and the exception is a
-    ``BaseException`` so nothing catches it on the way out.
+    ``BaseException`` so nothing catches it on the way out. Python ignores an exception raised
+    in a garbage-collector callback (Hypothesis registers one), so after the first alarm
+    another follows every ``REPEAT`` seconds until the block ends: a hang is still stopped.
     """
     usable = (
         seconds
@@ -182,13 +186,18 @@ def time_limit(seconds: float | None, what="your function"):
         said = message("worker.hung.alarm", what=what, limit=f"{seconds:g}")
         raise KataTimeout(text(said, "en"), said=said)
 
-    previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    which, signum = (signal.ITIMER_PROF, signal.SIGPROF) if cpu else (signal.ITIMER_REAL, signal.SIGALRM)
+    previous = signal.signal(signum, on_alarm)
+    signal.setitimer(which, seconds, REPEAT)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(which, 0)
+        signal.signal(signum, previous)
+
+
+#: Seconds between the alarms that follow the first one (see ``time_limit``).
+REPEAT = 0.1
 
 
 #: The messages a worker may send as its account of a file it cannot load (dojo/zygote_child.py),

@@ -102,7 +102,9 @@ class Guarded:
         # below, and the property's own arrays (which the oracle sees next) stay as drawn.
         given = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in kwargs.items()}
         try:
-            with time_limit(self.timeout, what=message("worker.your-function", function=self.name)):
+            # in-process: the project's own files (a candidate's code runs in a worker), timed
+            # by CPU so that a busy machine never turns a right file's call into a hang
+            with time_limit(self.timeout, what=message("worker.your-function", function=self.name), cpu=True):
                 result = self.fn(**given)
         except KataTimeout as e:
             e.inputs = kwargs
