@@ -30,3 +30,5 @@ def linear_attention(q, k, v, causal=False):
 
 
 SHOWS_IN_VALUES = False
+#: Both build an n×m matrix, one when causal, the other when not: their values are right, so no input tells them apart by value.
+BEHAVES_LIKE = ("full_matrix_when_not_causal",)
