@@ -223,7 +223,7 @@ def _known_bug(c: Comparison, outcomes: list, names: list[str]) -> None:
 def section_maps(c: Comparison, yours, rows: list[dict], broken: str | None, png_path: Path | None) -> None:
     """2. The map example's attention weights, yours beside the reference's (and the PNG)."""
     from dojo.batteries import battery_text
-    from dojo.heatmap import render_png, terminal_lines
+    from dojo.heatmap import terminal_lines
 
     env = c.env
     c.heading(t("compare.heading.maps", what=battery_text(c.battery, "map_what")))
@@ -237,6 +237,8 @@ def section_maps(c: Comparison, yours, rows: list[dict], broken: str | None, png
     c.report["maps"] = maps_json(maps)
     c.report["map_notes"] = [sentence for _, sentence in notes]
     if png_path:
+        from dojo.figure import render_png  # matplotlib: only when a PNG is asked for
+
         atomic_write_bytes(png_path, render_png(maps, png_heading(c.kata, c.battery)), env)
         env.say(t("compare.wrote-png", path=shown(env, png_path)))
 
