@@ -8,9 +8,10 @@ import json
 import numpy as np
 import pytest
 
-from dojo.heatmap import BAR_WIDTH, CELL, HATCH, HATCH_ON_DARK, Map, layout, ramp, render_png
+from dojo.figure import BAR_HEIGHT, BAR_WIDTH, CELL, MARGIN, layout, render_png
+from dojo.heatmap import Map
 from tests.tool.harness import REPO
-from tests.tool.test_compare import LEAKING_CAUSAL, pixel, read_png, section
+from tests.tool.test_compare import LEAKING_CAUSAL, dark_grey, pixel, read_png, section
 
 RIGHT = REPO / "tests" / "meta" / "right"
 
@@ -57,21 +58,32 @@ def test_the_png_is_readable_cells_indices_a_colour_bar_and_blocked_cells_marked
     maps = [Map("weights", ref, yours, ref != yours, blocked)]
     path = tmp_path / "maps.png"
     path.write_bytes(render_png(maps))
-    width, height, rows = read_png(path)
+    width, height, image = read_png(path)
     (placed,), w, h, legend_y = layout(maps)
     assert (width, height) == (w, h) and CELL >= 24
     (left, top), (right, _) = placed.reference, placed.yours
-    # row and column numbers: ink above the first column and left of the first row
-    ink = lambda xs, ys: any(pixel(rows, x, y) != (255, 255, 255) for x in xs for y in ys)  # noqa: E731
-    assert ink(range(left, left + CELL), range(top - 20, top - 4))
-    assert ink(range(left - 20, left - 4), range(top, top + CELL))
-    # blocked cells are hatched in both panels: a leak (yours, dark) with light lines
-    leak = {pixel(rows, right + 5 * CELL + d, top + d) for d in range(1, CELL - 2)}
-    assert HATCH_ON_DARK in leak
-    zero = {pixel(rows, left + 5 * CELL + d, top + d) for d in range(1, CELL - 2)}
-    assert HATCH in zero
-    # the colour bar runs from the ramp's 0 to its 1, under the maps
-    bar_y = legend_y + 16 + 9
-    assert pixel(rows, 24, bar_y) == ramp(0.0)
-    assert pixel(rows, 24 + BAR_WIDTH - 1, bar_y) == ramp(1.0)
+    # row and column numbers: ink above the first column and left of the first row, none in the
+    # same strips beyond the last row and column (there is no index 6)
+    ink = lambda xs, ys: any(pixel(image, x, y) != (255, 255, 255) for x in xs for y in ys)  # noqa: E731
+    assert ink(range(left, left + CELL), range(top - 20, top - 2))
+    assert ink(range(left - 20, left - 2), range(top, top + CELL))
+    assert not ink(range(left + 6 * CELL + 2, left + 7 * CELL), range(top - 20, top - 2))
+    assert not ink(range(left - 20, left - 2), range(top + 6 * CELL + 2, top + 6 * CELL + 20))
+    # blocked cells are hatched in both panels: a leak (yours, dark) with light lines, an exact
+    # 0 (the reference, light grey) with dark ones
+    leak = {pixel(image, right + 5 * CELL + d, top + d) for d in range(4, CELL - 4)}
+    assert any(min(c) > 190 for c in leak), leak
+    zero = {pixel(image, left + 5 * CELL + d, top + d) for d in range(2, CELL - 2)}
+    assert any(dark_grey(c) for c in zero), zero
+    # the colour bar runs from viridis's 0 to its 1, under the maps
+    from matplotlib import colormaps
+
+    def near(rgb, value) -> bool:
+        want = [round(255 * c) for c in colormaps["viridis"](value)[:3]]
+        return all(abs(a - b) <= 8 for a, b in zip(rgb, want))
+
+    bar_y = legend_y + 18 + BAR_HEIGHT // 2
+    assert near(pixel(image, MARGIN + 2, bar_y), 0.0), pixel(image, MARGIN + 2, bar_y)
+    assert near(pixel(image, MARGIN + BAR_WIDTH - 3, bar_y), 1.0), pixel(image, MARGIN + BAR_WIDTH - 3, bar_y)
+    assert near(pixel(image, MARGIN + BAR_WIDTH // 2, bar_y), 0.5), pixel(image, MARGIN + BAR_WIDTH // 2, bar_y)
     assert top + 6 * CELL < legend_y < height
