@@ -87,3 +87,22 @@ def test_the_png_is_readable_cells_indices_a_colour_bar_and_blocked_cells_marked
     assert near(pixel(image, MARGIN + BAR_WIDTH - 3, bar_y), 1.0), pixel(image, MARGIN + BAR_WIDTH - 3, bar_y)
     assert near(pixel(image, MARGIN + BAR_WIDTH // 2, bar_y), 0.5), pixel(image, MARGIN + BAR_WIDTH // 2, bar_y)
     assert top + 6 * CELL < legend_y < height
+
+
+def test_the_png_marks_nan_and_exact_zeros(tmp_path):
+    """NaN and inf are magenta, an exact 0 is light grey with a grey dot in the middle, a small
+    weight that is not 0 is coloured (the darkest viridis), with no dot."""
+    from dojo.figure import BAD, DOT, ZERO
+
+    yours = np.array([[np.nan, np.inf, 0.0, 1e-9], [0.25, 0.25, 0.25, 0.25]])
+    maps = [Map("weights", np.full((2, 4), 0.25), yours, np.array([[1, 1, 1, 1], [0, 0, 0, 0]], bool))]
+    path = tmp_path / "maps.png"
+    path.write_bytes(render_png(maps))
+    _, _, image = read_png(path)
+    (placed,), _, _, _ = layout(maps)
+    x, y = placed.yours
+    centre = lambda j: pixel(image, x + j * CELL + CELL // 2, y + CELL // 2)  # noqa: E731
+    off_centre = lambda j: pixel(image, x + j * CELL + 6, y + 6)  # noqa: E731
+    assert centre(0) == BAD and centre(1) == BAD
+    assert off_centre(2) == ZERO and max(abs(a - b) for a, b in zip(centre(2), DOT)) <= 20, centre(2)
+    assert off_centre(3) == centre(3) and centre(3) not in (ZERO, BAD)
