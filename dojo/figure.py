@@ -167,6 +167,7 @@ def _legend(fig, x: int, y: int, cmap) -> None:
     """The colour bar from 0 to 1 with its ticks, then a swatch for each mark."""
     from matplotlib.cm import ScalarMappable
     from matplotlib.colors import Normalize
+    from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
     W, H = fig.bbox.width, fig.bbox.height
@@ -179,7 +180,8 @@ def _legend(fig, x: int, y: int, cmap) -> None:
     colourbar.ax.tick_params(labelsize=SMALL, colors=_rgb(INK), length=4)
     colourbar.outline.set_visible(False)
     handles = [
-        Patch(facecolor=_rgb(ZERO), edgecolor="none"),
+        (Patch(facecolor=_rgb(ZERO), edgecolor="none"),  # grey with the dot, as in the maps
+         Line2D([], [], marker="s", markersize=2.4, color=_rgb(DOT), linestyle="none")),
         Patch(facecolor=_rgb(ZERO), edgecolor=_rgb(HATCH), hatch="///", linewidth=0),
         Patch(facecolor=cmap(0.5), edgecolor=_rgb(RED), linewidth=2.2),
         Patch(facecolor=_rgb(BAD), edgecolor="none"),
