@@ -67,6 +67,15 @@ def _writable(raw: str | None, flag: str) -> Path | None:
     return path
 
 
+def _needs_matplotlib() -> None:
+    """Before the comparison runs: --png draws with matplotlib (a dependency, but an environment
+    can lack it), so say so now rather than fail after the work."""
+    try:
+        import matplotlib  # noqa: F401  (the package alone: its figure modules load when drawing)
+    except ImportError:
+        raise UsageError(t("compare.usage.no-matplotlib")) from None
+
+
 def cmd_compare(env: Env, args) -> int:
     kata = kata_arg(args.kata)
     if args.json == "-" and args.png == "-":
@@ -92,6 +101,8 @@ def compare(env: Env, args, kata, keep: bool = False):
     width = fit_width(env)
     path = _your_file(env, args, kata)
     png_path = _writable(args.png, "--png")
+    if png_path:
+        _needs_matplotlib()
     json_path = _writable(args.json, "--json")
     c = _prepare(env, args, kata, path, width)
 

@@ -494,6 +494,20 @@ def test_the_heading_and_the_key_are_drawn_as_text_that_fits():
             assert not missing, (module, t.get_text(), missing)
 
 
+def test_without_matplotlib_png_is_refused_before_the_work(sandbox, tmp_path):
+    hide = tmp_path / "hide"
+    hide.mkdir()
+    (hide / "sitecustomize.py").write_text("import sys\nsys.modules['matplotlib'] = None  # as if not installed\n")
+    sandbox.write_kata("softmax", REPO / "solutions" / "softmax.py")
+    r = sandbox.run("compare", "softmax", "--no-speed", "--png", str(tmp_path / "m.png"),
+                    env={"PYTHONPATH": f"{hide}:{REPO}"})
+    assert r.code == 2, r.out + r.err
+    assert "--png needs matplotlib, which this Python does not have: run pip install -e ." in r.err
+    assert "Traceback" not in r.err and "1. Agreement" not in r.out and not (tmp_path / "m.png").exists()
+    r = sandbox.run("compare", "softmax", "--no-speed", env={"PYTHONPATH": f"{hide}:{REPO}"})
+    assert r.code == 0, r.out + r.err  # without --png it is not needed
+
+
 def test_matplotlib_is_imported_only_to_draw_a_png(sandbox, tmp_path):
     """``dojo list`` and a compare without --png never import it; --png does."""
     profile = {"PYTHONPROFILEIMPORTTIME": "1"}
