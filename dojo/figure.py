@@ -225,6 +225,33 @@ def figure(maps: list[Map], heading: list[str] | tuple[str, ...] = ()):
     return fig
 
 
+def maps_from_json(items: list[dict]) -> list[Map]:
+    """The maps of a ``dojo compare --json`` report (its ``maps``), to draw again elsewhere (a
+    notebook): null, which stands for NaN and inf in the JSON, becomes NaN (magenta either way)."""
+
+    def matrix(rows, name: str, title: str) -> np.ndarray | None:
+        if rows is None:
+            return None
+        try:
+            a = np.array([[np.nan if v is None else v for v in row] for row in rows], dtype=np.float64)
+        except (TypeError, ValueError):
+            a = None
+        if a is None or a.ndim != 2:
+            raise ValueError(f"map {title!r}: {name} is not a matrix of numbers")
+        return a
+
+    maps = []
+    for item in items:
+        title = item.get("title", "")
+        reference = matrix(item.get("reference"), "reference", title)
+        if reference is None:
+            raise ValueError(f"map {title!r}: no reference matrix")
+        differ, blocked = (None if item.get(k) is None else np.array(item[k], dtype=bool) for k in ("differ", "blocked"))
+        maps.append(Map(title, reference, matrix(item.get("yours"), "yours", title), differ, blocked,
+                        item.get("note", "")))
+    return maps
+
+
 def render_png(maps: list[Map], heading: list[str] | tuple[str, ...] = ()) -> bytes:
     """The PNG bytes of the figure of ``maps`` under ``heading`` (lines of text: what is drawn,
     e.g. the kata and the case); the heading is also the PNG's ``Title``, the panels' titles its

@@ -246,11 +246,12 @@ def section_maps(c: Comparison, yours, rows: list[dict], broken: str | None, png
     for colour, sentence in notes:
         c.say(sentence, colour)
     c.report["maps"] = maps_json(maps)
+    c.report["map_heading"] = png_heading(c.kata, c.battery)
     c.report["map_notes"] = [sentence for _, sentence in notes]
     if png_path:
         from dojo.figure import render_png  # matplotlib: only when a PNG is asked for
 
-        atomic_write_bytes(png_path, render_png(maps, png_heading(c.kata, c.battery)), env)
+        atomic_write_bytes(png_path, render_png(maps, c.report["map_heading"]), env)
         env.say(t("compare.wrote-png", path=shown(env, png_path)))
 
 

@@ -494,6 +494,31 @@ def test_the_heading_and_the_key_are_drawn_as_text_that_fits():
             assert not missing, (module, t.get_text(), missing)
 
 
+def test_the_json_draws_the_same_png_again(sandbox, tmp_path):
+    """A notebook can draw the figure from ``--json`` alone: the maps (NaN as null, blocked cells)
+    and the heading it holds make the very pixels ``--png`` wrote."""
+    from dojo.figure import maps_from_json
+
+    sandbox.write_kata("causal_self_attention", LEAKING_CAUSAL)
+    png, report = tmp_path / "maps.png", tmp_path / "report.json"
+    r = sandbox.run("compare", "causal_self_attention", "--no-speed", "--png", str(png), "--json", str(report))
+    assert r.code == 1, r.out + r.err
+    data = json.loads(report.read_text())
+    assert data["map_heading"] == png_heading(registry.get("causal_self_attention"), BATTERIES["causal_self_attention"])
+    (m,) = data["maps"]
+    assert m["blocked"][0][5] is True and m["blocked"][5][0] is False
+    again = tmp_path / "again.png"
+    again.write_bytes(render_png(maps_from_json(data["maps"]), data["map_heading"]))
+    assert read_png(again)[2].tobytes() == read_png(png)[2].tobytes()
+    nan = [dict(m, yours=[[None] * 6] + m["yours"][1:])]  # NaN in the JSON is null: drawn magenta
+    again.write_bytes(render_png(maps_from_json(nan), data["map_heading"]))
+    (placed,), _, _, _ = layout(maps_from_json(nan), data["map_heading"])
+    x, y = placed.yours
+    assert pixel(read_png(again)[2], x + CELL // 2 + 4, y + CELL // 2 + 4) == (255, 0, 255)
+    with pytest.raises(ValueError, match="'weights': yours is not a matrix of numbers"):
+        maps_from_json([dict(m, yours=[[1.0, "x"]])])
+
+
 def test_without_matplotlib_png_is_refused_before_the_work(sandbox, tmp_path):
     hide = tmp_path / "hide"
     hide.mkdir()
