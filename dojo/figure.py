@@ -14,7 +14,7 @@ panel titles), so a reader or a test can find it without reading pixels.
 The layout is computed here in pixels (``layout``), not by matplotlib's layout engines: the
 picture's size and where each cell lands are known without drawing, and tests read pixels back
 at those places. matplotlib is imported only when a figure is drawn (``dojo list`` never pays
-for it).
+for it), and draws with its own defaults: a matplotlibrc or a notebook's style changes nothing.
 
 The text is English in every language: matplotlib draws Chinese only with a CJK font installed,
 and the machines this was built on have none (``fc-list :lang=zh`` is empty), so the figure
@@ -256,9 +256,12 @@ def render_png(maps: list[Map], heading: list[str] | tuple[str, ...] = ()) -> by
     """The PNG bytes of the figure of ``maps`` under ``heading`` (lines of text: what is drawn,
     e.g. the kata and the case); the heading is also the PNG's ``Title``, the panels' titles its
     ``Description``."""
-    fig = figure(maps, heading)
-    out = io.BytesIO()
+    from matplotlib import style
+
     metadata = {"Title": " ".join(heading), "Description": "; ".join(mp.title for mp in maps),
                 "Software": "attention dojo (matplotlib)"}
-    fig.savefig(out, format="png", dpi=DPI, metadata=metadata)
+    out = io.BytesIO()
+    with style.context("default"):  # matplotlib's defaults, not a matplotlibrc's or a notebook's style
+        fig = figure(maps, heading)
+        fig.savefig(out, format="png", dpi=DPI, metadata=metadata)
     return out.getvalue()

@@ -106,3 +106,22 @@ def test_the_png_marks_nan_and_exact_zeros(tmp_path):
     assert centre(0) == BAD and centre(1) == BAD
     assert off_centre(2) == ZERO and max(abs(a - b) for a, b in zip(centre(2), DOT)) <= 20, centre(2)
     assert off_centre(3) == centre(3) and centre(3) not in (ZERO, BAD)
+
+
+def test_the_png_ignores_a_matplotlib_style(tmp_path):
+    """A user's matplotlibrc or a notebook's style (another colour map, font size, dpi, a tight
+    bounding box, a dark background) does not change the figure: the same pixels either way."""
+    import matplotlib
+
+    ref = np.tril(np.full((4, 4), 0.25))
+    maps = [Map("weights", ref, np.full((4, 4), 0.25), ref != 0.25, ref == 0)]
+    plain = render_png(maps, ["a heading"])
+    style = {"image.cmap": "magma", "font.size": 30, "savefig.dpi": 50, "figure.dpi": 200,
+             "savefig.bbox": "tight", "figure.facecolor": "black", "savefig.facecolor": "black",
+             "text.color": "red", "hatch.linewidth": 4.0, "lines.linewidth": 9.0}
+    with matplotlib.rc_context(style):
+        styled = render_png(maps, ["a heading"])
+    (tmp_path / "plain.png").write_bytes(plain)
+    (tmp_path / "styled.png").write_bytes(styled)
+    assert read_png(tmp_path / "styled.png")[2].tobytes() == read_png(tmp_path / "plain.png")[2].tobytes()
+    assert matplotlib.rcParams["image.cmap"] != "magma"  # and the style is left as it was
