@@ -342,8 +342,8 @@ def test_exits_crashes_and_prints_become_rows(sandbox):
 
 def test_a_future_leak_is_visible_in_the_map_and_the_png(sandbox, tmp_path):
     sandbox.write_kata("causal_self_attention", LEAKING_CAUSAL)
-    png = tmp_path / "maps.png"
-    r = sandbox.run("compare", "causal_self_attention", "--no-speed", "--png", str(png))
+    png, report = tmp_path / "maps.png", tmp_path / "report.json"
+    r = sandbox.run("compare", "causal_self_attention", "--no-speed", "--png", str(png), "--json", str(report))
     assert r.code == 1, r.out + r.err
     ref, yours = map_panels(r.out)
     assert len(ref) == len(yours) == 6
@@ -374,6 +374,27 @@ def test_a_future_leak_is_visible_in_the_map_and_the_png(sandbox, tmp_path):
     # an allowed cell of the reference, (3, 1), is one colour, neither grey nor hatched
     allowed = {pixel(image, left + CELL + d, top + 3 * CELL + d) for d in range(2, CELL - 2)}
     assert len(allowed) == 1 and ZERO not in allowed, allowed
+    the_json_draws_the_same_png_again(png, json.loads(report.read_text()), tmp_path)
+
+
+def the_json_draws_the_same_png_again(png: Path, data: dict, tmp_path: Path) -> None:
+    """A notebook can draw the figure from ``--json`` alone: the maps (NaN as null, blocked cells)
+    and the heading it holds make the very pixels ``--png`` wrote."""
+    from dojo.figure import maps_from_json
+
+    assert data["map_heading"] == png_heading(registry.get("causal_self_attention"), BATTERIES["causal_self_attention"])
+    (m,) = data["maps"]
+    assert m["blocked"][0][5] is True and m["blocked"][5][0] is False
+    again = tmp_path / "again.png"
+    again.write_bytes(render_png(maps_from_json(data["maps"]), data["map_heading"]))
+    assert read_png(again)[2].tobytes() == read_png(png)[2].tobytes()
+    nan = [dict(m, yours=[[None] * 6] + m["yours"][1:])]  # NaN in the JSON is null: drawn magenta
+    again.write_bytes(render_png(maps_from_json(nan), data["map_heading"]))
+    (placed,), _, _, _ = layout(maps_from_json(nan), data["map_heading"])
+    x, y = placed.yours
+    assert pixel(read_png(again)[2], x + CELL // 2 + 4, y + CELL // 2 + 4) == (255, 0, 255)
+    with pytest.raises(ValueError, match="'weights': yours is not a matrix of numbers"):
+        maps_from_json([dict(m, yours=[[1.0, "x"]])])
 
 
 def test_a_softmax_over_the_wrong_axis_is_called_out(sandbox):
@@ -494,31 +515,6 @@ def test_the_heading_and_the_key_are_drawn_as_text_that_fits():
             assert not missing, (module, t.get_text(), missing)
 
 
-def test_the_json_draws_the_same_png_again(sandbox, tmp_path):
-    """A notebook can draw the figure from ``--json`` alone: the maps (NaN as null, blocked cells)
-    and the heading it holds make the very pixels ``--png`` wrote."""
-    from dojo.figure import maps_from_json
-
-    sandbox.write_kata("causal_self_attention", LEAKING_CAUSAL)
-    png, report = tmp_path / "maps.png", tmp_path / "report.json"
-    r = sandbox.run("compare", "causal_self_attention", "--no-speed", "--png", str(png), "--json", str(report))
-    assert r.code == 1, r.out + r.err
-    data = json.loads(report.read_text())
-    assert data["map_heading"] == png_heading(registry.get("causal_self_attention"), BATTERIES["causal_self_attention"])
-    (m,) = data["maps"]
-    assert m["blocked"][0][5] is True and m["blocked"][5][0] is False
-    again = tmp_path / "again.png"
-    again.write_bytes(render_png(maps_from_json(data["maps"]), data["map_heading"]))
-    assert read_png(again)[2].tobytes() == read_png(png)[2].tobytes()
-    nan = [dict(m, yours=[[None] * 6] + m["yours"][1:])]  # NaN in the JSON is null: drawn magenta
-    again.write_bytes(render_png(maps_from_json(nan), data["map_heading"]))
-    (placed,), _, _, _ = layout(maps_from_json(nan), data["map_heading"])
-    x, y = placed.yours
-    assert pixel(read_png(again)[2], x + CELL // 2 + 4, y + CELL // 2 + 4) == (255, 0, 255)
-    with pytest.raises(ValueError, match="'weights': yours is not a matrix of numbers"):
-        maps_from_json([dict(m, yours=[[1.0, "x"]])])
-
-
 def test_without_matplotlib_png_is_refused_before_the_work(sandbox, tmp_path):
     hide = tmp_path / "hide"
     hide.mkdir()
@@ -533,16 +529,12 @@ def test_without_matplotlib_png_is_refused_before_the_work(sandbox, tmp_path):
     assert r.code == 0, r.out + r.err  # without --png it is not needed
 
 
-def test_matplotlib_is_imported_only_to_draw_a_png(sandbox, tmp_path):
-    """``dojo list`` and a compare without --png never import it; --png does."""
-    profile = {"PYTHONPROFILEIMPORTTIME": "1"}
-    r = sandbox.run("list", env=profile)
-    assert r.code == 0 and "import time:" in r.err and "matplotlib" not in r.err
-    sandbox.write_kata("softmax", REPO / "solutions" / "softmax.py")
-    r = sandbox.run("compare", "softmax", "--no-speed", env=profile)
-    assert r.code == 0 and "import time:" in r.err and "matplotlib" not in r.err
-    r = sandbox.run("compare", "softmax", "--no-speed", "--png", str(tmp_path / "m.png"), env=profile)
-    assert r.code == 0 and "| matplotlib" in r.err
+def test_dojo_list_does_not_import_matplotlib(sandbox):
+    """Startup stays cheap: matplotlib loads only to draw a PNG (a compare without --png does not
+    need it either: test_without_matplotlib_png_is_refused_before_the_work)."""
+    r = sandbox.run("list", env={"PYTHONPROFILEIMPORTTIME": "1"})
+    assert r.code == 0 and "import time:" in r.err and "| dojo.cli" in r.err
+    assert "matplotlib" not in r.err and "dojo.figure" not in r.err
 
 
 # -- speed ----------------------------------------------------------------------------------
