@@ -486,6 +486,7 @@ def test_the_png_is_drawn_with_its_heading(sandbox, tmp_path):
     assert len(band) > 10 * len(heading)  # text, line after line, not a stray pixel
 
 
+@pytest.mark.contributors  # every battery drawn: the contributors' suite
 def test_the_heading_and_the_key_are_drawn_as_text_that_fits():
     """Every battery's heading and panel titles, the labels and the key are text artists of the
     figure, inside it, in a font that has a glyph for each of their characters (no tofu boxes)."""
