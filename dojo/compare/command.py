@@ -67,6 +67,15 @@ def _writable(raw: str | None, flag: str) -> Path | None:
     return path
 
 
+def _needs_matplotlib() -> None:
+    """Before the comparison runs: --png draws with matplotlib (a dependency, but an environment
+    can lack it), so say so now rather than fail after the work."""
+    try:
+        import matplotlib  # noqa: F401  (the package alone: its figure modules load when drawing)
+    except ImportError:
+        raise UsageError(t("compare.usage.no-matplotlib")) from None
+
+
 def cmd_compare(env: Env, args) -> int:
     kata = kata_arg(args.kata)
     if args.json == "-" and args.png == "-":
@@ -92,6 +101,8 @@ def compare(env: Env, args, kata, keep: bool = False):
     width = fit_width(env)
     path = _your_file(env, args, kata)
     png_path = _writable(args.png, "--png")
+    if png_path:
+        _needs_matplotlib()
     json_path = _writable(args.json, "--json")
     c = _prepare(env, args, kata, path, width)
 
@@ -223,7 +234,7 @@ def _known_bug(c: Comparison, outcomes: list, names: list[str]) -> None:
 def section_maps(c: Comparison, yours, rows: list[dict], broken: str | None, png_path: Path | None) -> None:
     """2. The map example's attention weights, yours beside the reference's (and the PNG)."""
     from dojo.batteries import battery_text
-    from dojo.heatmap import render_png, terminal_lines
+    from dojo.heatmap import terminal_lines
 
     env = c.env
     c.heading(t("compare.heading.maps", what=battery_text(c.battery, "map_what")))
@@ -235,9 +246,12 @@ def section_maps(c: Comparison, yours, rows: list[dict], broken: str | None, png
     for colour, sentence in notes:
         c.say(sentence, colour)
     c.report["maps"] = maps_json(maps)
+    c.report["map_heading"] = png_heading(c.kata, c.battery)
     c.report["map_notes"] = [sentence for _, sentence in notes]
     if png_path:
-        atomic_write_bytes(png_path, render_png(maps, png_heading(c.kata, c.battery)), env)
+        from dojo.figure import render_png  # matplotlib: only when a PNG is asked for
+
+        atomic_write_bytes(png_path, render_png(maps, c.report["map_heading"]), env)
         env.say(t("compare.wrote-png", path=shown(env, png_path)))
 
 

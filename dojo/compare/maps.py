@@ -35,14 +35,14 @@ def pick(outputs: list, panel):
     return a if a.ndim == 2 else None
 
 
-#: Characters a heading line of the PNG holds before it wraps (8 pixels each at its scale).
+#: Characters a heading line of the PNG holds before it wraps (``dojo/figure.py`` MIN_WIDTH fits them).
 HEADING_CHARS = 72
 
 
 def png_heading(kata, battery, width: int = HEADING_CHARS) -> list[str]:
     """The PNG's heading, as the lines drawn: the kata (module and title), then the case the
     maps show (``battery.map_what``, e.g. "… causal mask, key 6 is padding"), wrapped. English
-    in every language: the PNG's font (``dojo/pngfont.py``) has no Chinese glyphs."""
+    in every language: no CJK font is assumed for the PNG (``dojo/figure.py``)."""
     import textwrap
 
     lines = textwrap.wrap(f"{kata.module} — {kata.title}", width, break_on_hyphens=False)

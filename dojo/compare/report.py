@@ -184,6 +184,7 @@ def maps_json(maps) -> list[dict]:
     """Section 2's maps as the report holds them: each matrix as rows of floats, None where there is none."""
     return [
         {"title": m.title, "reference": _matrix(m.reference), "yours": _matrix(m.yours),
-         "differ": None if m.differ is None else m.differ.tolist(), "note": m.note}
+         "differ": None if m.differ is None else m.differ.tolist(),
+         "blocked": None if m.blocked is None else [[bool(v) for v in row] for row in m.blocked], "note": m.note}
         for m in maps
     ]

@@ -8,10 +8,9 @@ importing torch.
 
 from __future__ import annotations
 
+import io
 import json
 import re
-import struct
-import zlib
 from pathlib import Path
 
 import numpy as np
@@ -22,7 +21,8 @@ from dojo.batteries import BATTERIES
 from dojo.compare import pick
 from dojo.compare.maps import png_heading
 from dojo.env import Env
-from dojo.heatmap import CELL, HATCH, RED, ZERO, Map, layout, png_size, render_png, terminal_lines
+from dojo.figure import CELL, MARGIN, ZERO, layout, png_size, render_png
+from dojo.heatmap import Map, terminal_lines
 from dojo.loader import load_kata
 from dojo.state import Store
 from tests.tool.harness import REPO
@@ -156,31 +156,41 @@ def cells(panel_row: str) -> list[str]:
     return [padded[j:j + 2] for j in range(0, len(padded), 2)]
 
 
-def read_png(path: Path) -> tuple[int, int, list[bytes]]:
+def read_png(path: Path):
+    """The PNG at ``path`` decoded (Pillow, matplotlib's own dependency): its width, height and
+    RGB image. Decoding every pixel fails on a truncated or corrupt file."""
+    from PIL import Image
+
     data = path.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, idat, width, height = 8, b"", None, None
-    while pos < len(data):
-        (length,) = struct.unpack(">I", data[pos:pos + 4])
-        kind = data[pos + 4:pos + 8]
-        body = data[pos + 8:pos + 8 + length]
-        (crc,) = struct.unpack(">I", data[pos + 8 + length:pos + 12 + length])
-        assert crc == zlib.crc32(kind + body) & 0xFFFFFFFF, kind
-        if kind == b"IHDR":
-            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
-            assert (depth, colour) == (8, 2)
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + length
-    raw = zlib.decompress(idat)
-    stride = width * 3 + 1
-    rows = [raw[y * stride + 1:(y + 1) * stride] for y in range(height)]
-    assert all(raw[y * stride] == 0 for y in range(height))
-    return width, height, rows
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    assert image.format == "PNG"
+    return image.width, image.height, image.convert("RGB")
 
 
-def pixel(rows, x, y) -> tuple[int, int, int]:
-    return tuple(rows[y][3 * x:3 * x + 3])
+def png_text(path: Path) -> dict:
+    """The PNG's text chunks (tEXt/iTXt): Title, Description, Software."""
+    from PIL import Image
+
+    with Image.open(path) as image:
+        return dict(image.text)
+
+
+def pixel(image, x, y) -> tuple[int, int, int]:
+    return image.getpixel((x, y))
+
+
+def reddish(rgb) -> bool:
+    """The outline's red (230, 20, 20), give or take antialiasing: no viridis colour, grey or the
+    magenta of NaN comes near it."""
+    r, g, b = rgb
+    return r > 190 and g < 70 and b < 70
+
+
+def dark_grey(rgb) -> bool:
+    """A hatch line over a light cell (90, 90, 90), give or take antialiasing."""
+    return max(rgb) - min(rgb) <= 4 and max(rgb) < 120
 
 
 # -- agreement ------------------------------------------------------------------------------
@@ -332,8 +342,8 @@ def test_exits_crashes_and_prints_become_rows(sandbox):
 
 def test_a_future_leak_is_visible_in_the_map_and_the_png(sandbox, tmp_path):
     sandbox.write_kata("causal_self_attention", LEAKING_CAUSAL)
-    png = tmp_path / "maps.png"
-    r = sandbox.run("compare", "causal_self_attention", "--no-speed", "--png", str(png))
+    png, report = tmp_path / "maps.png", tmp_path / "report.json"
+    r = sandbox.run("compare", "causal_self_attention", "--no-speed", "--png", str(png), "--json", str(report))
     assert r.code == 1, r.out + r.err
     ref, yours = map_panels(r.out)
     assert len(ref) == len(yours) == 6
@@ -345,20 +355,46 @@ def test_a_future_leak_is_visible_in_the_map_and_the_png(sandbox, tmp_path):
     assert "yours puts weight on 15 cells that must be exactly 0" in r.out
     assert "a future leak" in r.out
 
-    width, height, rows = read_png(png)
+    width, height, image = read_png(png)
     ref = np.tril(np.ones((6, 6)))
     heading = png_heading(registry.get("causal_self_attention"), BATTERIES["causal_self_attention"])
     (placed,), w, h, _ = layout([Map("weights", ref, ref, None)], heading)
     assert (width, height) == (w, h)
     (left, top), (right, _) = placed.reference, placed.yours
-    # cell (0, 5) of yours leaks: outlined in red; the same cell of the reference is not
-    assert pixel(rows, right + 5 * CELL, top) == RED
-    assert pixel(rows, left + 5 * CELL, top) != RED
-    # the last row has no future to leak: it agrees, no outline
-    assert pixel(rows, right + 2 * CELL + CELL // 2, top + 5 * CELL) != RED
+    # cell (0, 5) of yours leaks: outlined in red on all four sides; the same cell of the reference is not
+    for x, y in ((5 * CELL + CELL // 2, 0), (5 * CELL + CELL // 2, CELL), (5 * CELL, CELL // 2), (6 * CELL, CELL // 2)):
+        assert reddish(pixel(image, right + x, top + y)), (x, y, pixel(image, right + x, top + y))
+        assert not reddish(pixel(image, left + x, top + y)), (x, y)
+    # the last row has no future to leak: it agrees, no outline between its cells (5, 1) and (5, 2)
+    assert not reddish(pixel(image, right + 2 * CELL, top + 5 * CELL + CELL // 2))
+    assert not reddish(pixel(image, right + 2 * CELL + CELL // 2, top + 5 * CELL + CELL // 2))
     # the reference's blocked cell (0, 5) is hatched: exactly 0 (light grey) with dark lines across
-    cell = {pixel(rows, left + 5 * CELL + dx, top + dy) for dx in range(1, CELL - 2) for dy in range(1, CELL - 2)}
-    assert ZERO in cell and HATCH in cell
+    cell = {pixel(image, left + 5 * CELL + d, top + d) for d in range(2, CELL - 2)}
+    assert ZERO in cell and any(dark_grey(c) for c in cell), cell
+    # an allowed cell of the reference, (3, 1), is one colour, neither grey nor hatched
+    allowed = {pixel(image, left + CELL + d, top + 3 * CELL + d) for d in range(2, CELL - 2)}
+    assert len(allowed) == 1 and ZERO not in allowed, allowed
+    the_json_draws_the_same_png_again(png, json.loads(report.read_text()), tmp_path)
+
+
+def the_json_draws_the_same_png_again(png: Path, data: dict, tmp_path: Path) -> None:
+    """A notebook can draw the figure from ``--json`` alone: the maps (NaN as null, blocked cells)
+    and the heading it holds make the very pixels ``--png`` wrote."""
+    from dojo.figure import maps_from_json
+
+    assert data["map_heading"] == png_heading(registry.get("causal_self_attention"), BATTERIES["causal_self_attention"])
+    (m,) = data["maps"]
+    assert m["blocked"][0][5] is True and m["blocked"][5][0] is False
+    again = tmp_path / "again.png"
+    again.write_bytes(render_png(maps_from_json(data["maps"]), data["map_heading"]))
+    assert read_png(again)[2].tobytes() == read_png(png)[2].tobytes()
+    nan = [dict(m, yours=[[None] * 6] + m["yours"][1:])]  # NaN in the JSON is null: drawn magenta
+    again.write_bytes(render_png(maps_from_json(nan), data["map_heading"]))
+    (placed,), _, _, _ = layout(maps_from_json(nan), data["map_heading"])
+    x, y = placed.yours
+    assert pixel(read_png(again)[2], x + CELL // 2 + 4, y + CELL // 2 + 4) == (255, 0, 255)
+    with pytest.raises(ValueError, match="'weights': yours is not a matrix of numbers"):
+        maps_from_json([dict(m, yours=[[1.0, "x"]])])
 
 
 def test_a_softmax_over_the_wrong_axis_is_called_out(sandbox):
@@ -390,14 +426,31 @@ def test_colour_maps_use_256_colour_cells():
     assert "\033[" not in plain and "▒×" in plain and "· " in plain
 
 
-def test_png_size_matches_what_is_drawn():
+def test_png_size_matches_what_is_drawn(tmp_path):
     maps = [Map("a", np.eye(4), np.eye(4), np.zeros((4, 4), bool)), Map("b", np.eye(3), None, None)]
-    data = render_png(maps)
-    width, height = struct.unpack(">II", data[16:24])
+    path = tmp_path / "maps.png"
+    path.write_bytes(render_png(maps))
+    width, height, image = read_png(path)
     assert (width, height) == png_size(maps)
-    heading = ["a heading far wider than the maps and the legend under them, as a kata's case can be"]
-    width, height = struct.unpack(">II", render_png(maps, heading)[16:24])
-    assert (width, height) == png_size(maps, heading) and width > png_size(maps)[0] and height > png_size(maps)[1]
+    # nothing came back for "b": its right panel is grey with a red cross through the middle
+    (_, placed), _, _, _ = layout(maps)
+    x, y = placed.yours
+    assert any(reddish(pixel(image, x + 3 * CELL // 2 + dx, y + 3 * CELL // 2 + dy))
+               for dx in range(-2, 3) for dy in range(-2, 3))
+    assert pixel(image, x + CELL // 2, y + 3 * CELL // 2) == ZERO  # off the cross: grey
+    heading = ["a heading line", "and its second line"]
+    path.write_bytes(render_png(maps, heading))
+    width, height, _ = read_png(path)
+    assert (width, height) == png_size(maps, heading) and height > png_size(maps)[1]
+    wide = [Map("wide", np.full((2, 30), 0.5), np.full((2, 30), 0.5), np.zeros((2, 30), bool))]
+    assert png_size(wide)[0] >= MARGIN + 60 * CELL  # the figure grows with the maps
+
+
+def test_bad_maps_get_a_clear_error():
+    with pytest.raises(ValueError, match="no maps to draw"):
+        render_png([])
+    with pytest.raises(ValueError, match="'weights': yours must be a 2-D matrix, not 3-D"):
+        render_png([Map("weights", np.eye(2), np.ones((2, 2, 2)), None)])
 
 
 def test_the_png_heading_names_the_kata_and_the_case_of_every_battery():
@@ -413,49 +466,76 @@ def test_the_png_heading_names_the_kata_and_the_case_of_every_battery():
 
 
 def test_the_png_is_drawn_with_its_heading(sandbox, tmp_path):
-    """The file holds the heading's pixels: drawn alone at the same place, the band is the same."""
-    from dojo.heatmap import HEADING_LINE, MARGIN, Canvas
+    """The file names the kata and the case: in its metadata, and drawn as text in a band at the
+    top where there is ink (and above which there is none)."""
+    from dojo.figure import HEADING_LINE
 
     png = tmp_path / "maps.png"
     sandbox.write_kata("masked_attention", REPO / "solutions" / "masked_attention.py")
     r = sandbox.run("compare", "masked_attention", "--no-speed", "--png", str(png))
     assert r.code == 0, r.out + r.err
-    width, height, rows = read_png(png)
+    width, height, image = read_png(png)
     heading = png_heading(registry.get("masked_attention"), BATTERIES["masked_attention"])
-    alone = Canvas(width, height)
-    for i, line in enumerate(heading):
-        alone.text(MARGIN, MARGIN + i * HEADING_LINE, line)
-    band = range(0, MARGIN + len(heading) * HEADING_LINE)
-    ink = 0
-    for y in band:
-        drawn = bytes(alone.pixels[y * width * 3:(y + 1) * width * 3])
-        assert rows[y] == drawn, f"row {y} of the PNG is not the heading"
-        ink += drawn != bytes(255 for _ in range(width * 3))
-    assert ink > 10  # the band is not blank: text was drawn there
+    text = png_text(png)
+    assert text["Title"] == " ".join(heading)
+    assert text["Title"].startswith("masked_attention — Masked scaled dot-product attention")
+    assert text["Description"] == "weights"
+    inked = [y for y in range(height) if any(pixel(image, x, y) != (255, 255, 255) for x in range(width))]
+    assert inked and MARGIN - 4 <= inked[0] <= MARGIN + 4  # the heading is the first thing drawn
+    band = [y for y in inked if y < MARGIN + len(heading) * HEADING_LINE]
+    assert len(band) > 10 * len(heading)  # text, line after line, not a stray pixel
 
 
-def test_png_text_keeps_its_case():
-    """Lower-case glyphs exist and differ from the capitals, so `softmax(x, axis=-1)` is not
-    drawn as `SOFTMAX(X, AXIS=-1)`; every character the batteries draw has a glyph of its own."""
-    from dojo.heatmap import KEY, Canvas
-    from dojo.pngfont import glyph, has_glyph
+@pytest.mark.contributors  # every battery drawn: the contributors' suite
+def test_the_heading_and_the_key_are_drawn_as_text_that_fits():
+    """Every battery's heading and panel titles, the labels and the key are text artists of the
+    figure, inside it, in a font that has a glyph for each of their characters (no tofu boxes)."""
+    from matplotlib.font_manager import FontProperties, findfont
+    from matplotlib.ft2font import FT2Font
 
-    for lower in "abcdefghijklmnopqrstuvwxyz":
-        assert has_glyph(lower) and glyph(lower) != glyph(lower.upper()), lower
+    from dojo.figure import KEY, figure
 
-    def drawn(text: str) -> bytes:
-        canvas = Canvas(200, 20)
-        canvas.text(0, 0, text)
-        return bytes(canvas.pixels)
-
-    assert drawn("softmax(x, axis=-1)") != drawn("SOFTMAX(X, AXIS=-1)")
-    assert drawn("x") != drawn("X") and drawn("x") != drawn(" ")  # ink, and not the capital's
-    texts = ["reference", "yours: none", "weight   (rows: queries, columns: keys)"] + [label for _, label in KEY]
+    fonts = {weight: FT2Font(findfont(FontProperties(weight=weight))) for weight in ("normal", "bold")}
+    charmaps = {weight: set(font.get_charmap()) for weight, font in fonts.items()}
     for module, battery in BATTERIES.items():
-        texts += png_heading(registry.get(module), battery)
-        texts += [panel.title for panel in battery.panels(battery.map_inputs())]
-    missing = sorted({ch for text in texts for ch in text if not has_glyph(ch)})
-    assert not missing, missing
+        inputs = battery.map_inputs()
+        maps = [Map(panel.title, np.eye(3), np.eye(3), np.zeros((3, 3), bool)) for panel in battery.panels(inputs)]
+        heading = png_heading(registry.get(module), battery)
+        fig = figure(maps, heading)
+        renderer = fig.canvas.get_renderer()
+        texts = [t for t in fig.texts if t.get_text()]
+        drawn = [t.get_text() for t in texts]
+        for line in heading + [mp.title for mp in maps] + ["reference", "yours"]:
+            assert line in drawn, (module, line)
+        assert [t.get_text() for t in fig.legends[0].get_texts()] == [label for _, label in KEY]
+        for t in texts:
+            box = t.get_window_extent(renderer)
+            assert box.x0 >= 0 and box.x1 <= fig.bbox.width - MARGIN / 2, (module, t.get_text(), box.x1)
+            weight = "bold" if t.get_fontweight() in ("bold", 700) else "normal"
+            missing = {ch for ch in t.get_text() if ord(ch) not in charmaps[weight]}
+            assert not missing, (module, t.get_text(), missing)
+
+
+def test_without_matplotlib_png_is_refused_before_the_work(sandbox, tmp_path):
+    hide = tmp_path / "hide"
+    hide.mkdir()
+    (hide / "sitecustomize.py").write_text("import sys\nsys.modules['matplotlib'] = None  # as if not installed\n")
+    sandbox.write_kata("softmax", REPO / "solutions" / "softmax.py")
+    r = sandbox.run("compare", "softmax", "--no-speed", "--png", str(tmp_path / "m.png"),
+                    env={"PYTHONPATH": f"{hide}:{REPO}"})
+    assert r.code == 2, r.out + r.err
+    assert "--png needs matplotlib, which this Python does not have: run pip install -e ." in r.err
+    assert "Traceback" not in r.err and "1. Agreement" not in r.out and not (tmp_path / "m.png").exists()
+    r = sandbox.run("compare", "softmax", "--no-speed", env={"PYTHONPATH": f"{hide}:{REPO}"})
+    assert r.code == 0, r.out + r.err  # without --png it is not needed
+
+
+def test_dojo_list_does_not_import_matplotlib(sandbox):
+    """Startup stays cheap: matplotlib loads only to draw a PNG (a compare without --png does not
+    need it either: test_without_matplotlib_png_is_refused_before_the_work)."""
+    r = sandbox.run("list", env={"PYTHONPROFILEIMPORTTIME": "1"})
+    assert r.code == 0 and "import time:" in r.err and "| dojo.cli" in r.err
+    assert "matplotlib" not in r.err and "dojo.figure" not in r.err
 
 
 # -- speed ----------------------------------------------------------------------------------
