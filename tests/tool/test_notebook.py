@@ -1,0 +1,199 @@
+"""The notebook front-end in a real kernel: ``dojo notebook`` writes a notebook, nbclient runs it
+in a kernel started from a temporary kernelspec that points at this Python (a user's own
+kernels are never used), and the tests read the HTML the ``%%kata`` cell shows.
+
+Skipped, saying why, when the notebook extra (ipykernel, nbclient, nbformat) is not installed.
+No test sleeps for a fixed time: each waits for the message or the process state it needs,
+with a deadline.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+nbclient = pytest.importorskip("nbclient", reason='the notebook extra is not installed: pip install -e ".[notebook]"')
+nbformat = pytest.importorskip("nbformat", reason='the notebook extra is not installed: pip install -e ".[notebook]"')
+pytest.importorskip("ipykernel", reason='the notebook extra is not installed: pip install -e ".[notebook]"')
+
+from jupyter_client.kernelspec import KernelSpecManager  # noqa: E402 (ipykernel brings it)
+from jupyter_client.manager import KernelManager  # noqa: E402
+
+from tests.tool.harness import REPO  # noqa: E402
+
+WRONG = REPO / "tests" / "meta" / "wrong" / "softmax" / "global_max_shift.py"
+RIGHT = REPO / "solutions" / "softmax.py"
+NAME = "dojo-test-python"
+
+
+def kernelspecs(folder: Path, box) -> KernelSpecManager:
+    """A kernelspec of our own, in ``folder`` only: this Python, the sandbox's environment."""
+    spec = folder / "kernels" / NAME
+    spec.mkdir(parents=True)
+    environ = {k: v for k, v in box.environ().items() if k.startswith("DOJO_") or k in ("PYTHONPATH", "NO_COLOR")}
+    (spec / "kernel.json").write_text(json.dumps({
+        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": "dojo test", "language": "python", "env": environ}))
+    return KernelSpecManager(kernel_dirs=[str(folder / "kernels")])
+
+
+def kernel(folder: Path, box) -> KernelManager:
+    return KernelManager(kernel_name=NAME, kernel_spec_manager=kernelspecs(folder, box))
+
+
+def html_of(cell) -> str:
+    """Every HTML output of a cell, joined (a display updated in place holds its last HTML)."""
+    return "\n".join(o.get("data", {}).get("text/html", "") for o in cell.get("outputs", []))
+
+
+def run_notebook(box, tmp_path: Path, answer: str):
+    """``dojo notebook softmax``, its %%kata cell holding ``answer``, run top to bottom."""
+    r = box.run("notebook", "softmax")
+    assert r.code == 0, r.err
+    path = box.root / "notebooks" / "softmax.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    kata_cells = [c for c in nb.cells if c.cell_type == "code" and c.source.startswith("%%kata softmax")]
+    assert len(kata_cells) == 1
+    kata_cells[0].source = "%%kata softmax\n" + answer
+    client = nbclient.NotebookClient(nb, km=kernel(tmp_path / "spec", box), timeout=300,
+                                     resources={"metadata": {"path": str(path.parent)}})
+    client.execute()
+    return nb, kata_cells[0]
+
+
+def test_a_generated_notebook_judges_a_wrong_then_a_right_answer(box, tmp_path):
+    nb, cell = run_notebook(box, tmp_path, WRONG.read_text())
+    shown = html_of(cell)
+    assert "✗" in shown and "✓" in shown
+    assert "Slices whose scales differ by 1e4 each normalise on their own" in shown  # a property, by title
+    assert "First failure:" in shown and "expected:" in shown and "got:" in shown
+    assert 'class="dojo-diagnosis"' in shown
+    assert "Your answer behaves like a known bug: Shifts by the global max" in shown
+    assert '<img class="dojo-heatmap"' in shown and "data:image/png;base64,iVBORw0KGgo" in shown
+    assert "8 of 13 properties pass." in shown
+    assert (box.root / "katas" / "softmax.py").read_text() == WRONG.read_text()
+    trying = nb.cells[-1]  # the wrong answer still runs here: the notebook calls it
+    assert any(o.output_type == "execute_result" for o in trying.outputs), trying.outputs
+
+    nb, cell = run_notebook(box, tmp_path / "again", RIGHT.read_text())
+    shown = html_of(cell)
+    assert "Passed: 13 of 13" in shown and "✗" not in shown and "First failure" not in shown
+    assert "dojo-heatmap" not in shown  # a passing answer has nothing to compare
+    assert (box.root / "katas" / "softmax.py").read_text() == RIGHT.read_text()
+    # the wrong answer was work this kernel had not written: it was backed up before it was replaced
+    backups = sorted((box.state / "backups" / "softmax").glob("*.py"))
+    assert [b.read_text() for b in backups] == [WRONG.read_text()]
+    assert "is backed up in" in "\n".join(html_of(c) for c in nb.cells)
+    state = json.loads((box.state / "state.json").read_text())
+    assert state["katas"]["softmax"]["verdict"]["state"] == "passed"  # recorded as dojo test records it
+
+
+HANGS = '''import numpy as np
+
+
+def softmax(x, axis=-1):
+    while True:  # hangs: the judge runs until its per-call limit
+        pass
+'''
+
+
+def descendants(pid: int) -> set[int]:
+    """Every process below ``pid`` now (from /proc)."""
+    parents = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as f:
+                    parents[int(entry)] = int(f.read().rsplit(b")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+    found, frontier = set(), {pid}
+    while frontier:
+        frontier = {p for p, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def running(pid: int) -> bool:
+    """Alive and not a zombie (a killed process that nobody has reaped yet runs nothing)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except OSError:
+        return False
+
+
+def cmdline(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def reply_to(client, msg_id: str, deadline: float) -> tuple[dict, list[dict]]:
+    """The shell reply to ``msg_id`` and the iopub messages of that request, by the deadline."""
+    outputs = []
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, "no reply from the kernel before the deadline"
+        try:
+            msg = client.get_iopub_msg(timeout=min(left, 1.0))
+            if msg["parent_header"].get("msg_id") == msg_id:
+                outputs.append(msg)
+        except Exception:  # queue.Empty: keep waiting for the reply
+            pass
+        try:
+            reply = client.get_shell_msg(timeout=0.05)
+        except Exception:
+            continue
+        if reply["parent_header"].get("msg_id") == msg_id:
+            return reply, outputs
+
+
+def test_interrupting_the_kernel_stops_the_judge_and_leaves_nothing_running(box, tmp_path):
+    km = kernel(tmp_path, box)
+    km.start_kernel(cwd=str(box.root))
+    client = km.client()
+    client.start_channels()
+    try:
+        client.wait_for_ready(timeout=120)
+        reply, _ = reply_to(client, client.execute("%load_ext dojo"), time.monotonic() + 60)
+        assert reply["content"]["status"] == "ok"
+        msg_id = client.execute("%%kata softmax\n" + HANGS)
+        kernel_pid = km.provisioner.process.pid
+        deadline, early = time.monotonic() + 120, []
+        while True:  # the judge is running: pytest's shards and the zygote, below the kernel
+            below = descendants(kernel_pid)
+            commands = [cmdline(p) for p in below]
+            if any("pytest" in c for c in commands) and any("zygote" in c for c in commands):
+                break
+            assert time.monotonic() < deadline, commands
+            try:  # the next progress update (four a second) before looking again
+                early.append(client.get_iopub_msg(timeout=1.0))
+            except Exception:
+                pass
+        km.interrupt_kernel()
+        reply, outputs = reply_to(client, msg_id, time.monotonic() + 60)
+        outputs += [m for m in early if m["parent_header"].get("msg_id") == msg_id]
+        assert reply["content"]["status"] == "error" and reply["content"]["ename"] == "KeyboardInterrupt"
+        shown = "".join(m["content"].get("data", {}).get("text/html", "") for m in outputs)
+        assert "the judge of softmax was interrupted, and nothing it started is left running" in shown
+        # stopped, not waited for: the judge never got to record a verdict (dojo test's last step)
+        state = box.state / "state.json"
+        assert not state.exists() or "verdict" not in json.loads(state.read_text())["katas"].get("softmax", {})
+        left = [p for p in below if running(p)]
+        assert left == [], [cmdline(p) for p in left]
+        assert not [p for p in descendants(kernel_pid) if running(p)]
+        # the kernel is still there, and the file was saved
+        reply, _ = reply_to(client, client.execute("softmax.__name__"), time.monotonic() + 60)
+        assert reply["content"]["status"] == "ok"
+        assert (box.root / "katas" / "softmax.py").read_text() == HANGS
+    finally:
+        client.stop_channels()
+        km.shutdown_kernel(now=True)
