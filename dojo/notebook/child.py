@@ -1,4 +1,5 @@
-"""What ``%%kata`` runs in a child of the kernel: ``python -m dojo.notebook.child KATA OUT``.
+"""What the notebook runs in a child of the kernel: ``python -m dojo.notebook.child KATA OUT``
+(``%%kata``), or ``python -m dojo.notebook.child --interview KATA [--minutes N]``.
 
 The judge exactly as ``dojo test`` runs it (``dojo.cli.check.judge_and_record``: fresh pytest
 processes, the verdict kept as the kata's progress), then the verdict as JSON in OUT for the
@@ -17,6 +18,9 @@ from pathlib import Path
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--interview"]:
+        return interview(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m dojo.notebook.child")
     parser.add_argument("kata")
     parser.add_argument("out")
@@ -43,6 +47,19 @@ def main(argv: list[str] | None = None) -> int:
 
     atomic_write_text(Path(args.out), json.dumps(dataclasses.asdict(verdict), allow_nan=True), env)
     return 0
+
+
+def interview(argv: list[str]) -> int:
+    """``dojo interview ARGS`` for a notebook (``dojo.notebook.interview``): the terminal's
+    interview, its keys on a pipe. When the kernel dies it gets SIGHUP, as when a terminal
+    closes: the interview stays open for ``dojo interview --resume``."""
+    import signal
+
+    from dojo import sandbox
+    from dojo.cli import main as dojo
+
+    sandbox.die_with_parent(signal.SIGHUP, parent=os.getppid())
+    return dojo(["interview", *argv])
 
 
 if __name__ == "__main__":

@@ -127,3 +127,39 @@ def failure(record: dict, kata: registry.Kata) -> str:
     if calls.strip():
         out.append(pre(calls.strip("\n"), "dojo-input"))
     return "".join(out)
+
+
+def interview_count(summary: dict) -> str:
+    """An interview's judge run as the interviewer shows it: how many properties pass."""
+    from dojo.render import STATE_LABELS, pass_count
+
+    if summary.get("state") == "passed":
+        said, colour = t("notebook.interview.passed", count=pass_count(summary["total"], summary["total"])), GREEN
+    elif summary.get("total"):
+        said, colour = t("notebook.interview.count", count=pass_count(summary["passed"], summary["total"])), RED
+    else:
+        said, colour = STATE_LABELS.get(summary.get("state"), (str(summary.get("state")), ""))[0], RED
+    return f'<div class="dojo-interview-count" style="color:{colour};font-weight:bold">{escape(said)}</div>'
+
+
+def countdown(kata: registry.Kata, left: float, uid: str) -> str:
+    """The interview's clock, counted down in the browser by a small script (no ipywidgets):
+    it keeps running between cells. Without scripts (an untrusted notebook) it shows the time
+    left when the output was made."""
+    up = json_text(t("notebook.countdown.up", kata=kata.module))
+    label = json_text(t("notebook.countdown.left"))
+    left = max(0.0, left)
+    start = f"{int(left) // 60}:{int(left) % 60:02d}"
+    return (f'<div class="dojo-countdown">⏱ <span id="dojo-clock-{uid}">{escape(t("notebook.countdown.left"))} {start}</span></div>'
+            f"<script>(function(){{var end=Date.now()+{int(left * 1000)};"
+            f'var el=document.getElementById("dojo-clock-{uid}");'
+            f"function tick(){{if(!el)return;var s=Math.max(0,Math.ceil((end-Date.now())/1000));"
+            f'if(s>0){{el.textContent={label}+" "+Math.floor(s/60)+":"+String(s%60).padStart(2,"0");setTimeout(tick,500);}}'
+            f"else{{el.textContent={up};el.style.color=\"{RED}\";}}}}tick();}})();</script>")
+
+
+def json_text(said: str) -> str:
+    """A sentence as a JavaScript string literal inside HTML."""
+    import json
+
+    return json.dumps(said).replace("<", "\\u003c")

@@ -24,7 +24,7 @@ pytest.importorskip("ipykernel", reason='the notebook extra is not installed: pi
 from jupyter_client.kernelspec import KernelSpecManager  # noqa: E402 (ipykernel brings it)
 from jupyter_client.manager import KernelManager  # noqa: E402
 
-from tests.tool.harness import REPO  # noqa: E402
+from tests.tool.harness import REPO, stub  # noqa: E402
 
 WRONG = REPO / "tests" / "meta" / "wrong" / "softmax" / "global_max_shift.py"
 RIGHT = REPO / "solutions" / "softmax.py"
@@ -137,23 +137,27 @@ def cmdline(pid: int) -> str:
 
 
 def reply_to(client, msg_id: str, deadline: float) -> tuple[dict, list[dict]]:
-    """The shell reply to ``msg_id`` and the iopub messages of that request, by the deadline."""
-    outputs = []
-    while True:
+    """The shell reply to ``msg_id`` and every iopub message of that request (up to the kernel
+    going idle after it, which comes after the last output), by the deadline."""
+    outputs, reply, idle = [], None, False
+    while reply is None or not idle:
         left = deadline - time.monotonic()
         assert left > 0, "no reply from the kernel before the deadline"
         try:
             msg = client.get_iopub_msg(timeout=min(left, 1.0))
             if msg["parent_header"].get("msg_id") == msg_id:
                 outputs.append(msg)
-        except Exception:  # queue.Empty: keep waiting for the reply
+                idle |= msg["msg_type"] == "status" and msg["content"].get("execution_state") == "idle"
+        except Exception:  # queue.Empty: keep waiting
             pass
-        try:
-            reply = client.get_shell_msg(timeout=0.05)
-        except Exception:
-            continue
-        if reply["parent_header"].get("msg_id") == msg_id:
-            return reply, outputs
+        while reply is None:
+            try:
+                got = client.get_shell_msg(timeout=0.01)
+            except Exception:
+                break
+            if got["parent_header"].get("msg_id") == msg_id:
+                reply = got
+    return reply, outputs
 
 
 def test_interrupting_the_kernel_stops_the_judge_and_leaves_nothing_running(box, tmp_path):
@@ -197,3 +201,97 @@ def test_interrupting_the_kernel_stops_the_judge_and_leaves_nothing_running(box,
     finally:
         client.stop_channels()
         km.shutdown_kernel(now=True)
+
+
+class Kernel:
+    """A kernel from the temporary kernelspec, in the sandbox's repository; ``run`` executes a
+    cell and returns its reply and the HTML it showed (each by a deadline)."""
+
+    def __init__(self, box, folder: Path):
+        self.km = kernel(folder, box)
+        self.km.start_kernel(cwd=str(box.root))
+        self.client = self.km.client()
+        self.client.start_channels()
+        self.client.wait_for_ready(timeout=120)
+
+    def run(self, code: str, seconds: float = 300) -> tuple[dict, str]:
+        reply, outputs = reply_to(self.client, self.client.execute(code), time.monotonic() + seconds)
+        shown = "\n".join(m["content"].get("data", {}).get("text/html", "") for m in outputs)
+        return reply["content"], shown
+
+    def close(self) -> None:
+        self.client.stop_channels()
+        self.km.shutdown_kernel(now=True)
+
+
+def history(box) -> list[dict]:
+    path = box.state / "history.jsonl"
+    return [json.loads(ln) for ln in path.read_text().splitlines()] if path.exists() else []
+
+
+def test_a_notebook_interview_judges_saves_and_freezes_the_answer_at_the_hard_stop(box, tmp_path):
+    k = Kernel(box, tmp_path)
+    try:
+        assert k.run("%load_ext dojo")[0]["status"] == "ok"
+        reply, shown = k.run("%kata interview softmax --minutes 5")
+        assert reply["status"] == "ok"
+        assert 'class="dojo-countdown"' in shown and "left: 5:00" in shown and "<script>" in shown
+        session = json.loads((box.state / "interview.json").read_text())["current"]
+        attempt = box.state / session["folder"] / "softmax.py"
+
+        reply, shown = k.run("%%kata softmax\n" + WRONG.read_text())
+        assert reply["status"] == "ok"
+        assert "8 of 13 properties pass." in shown
+        assert "First failure" not in shown and "dojo-diagnosis" not in shown  # an interviewer shows counts only
+        assert attempt.read_text() == WRONG.read_text()
+        assert box.kata("softmax").read_text() == stub("softmax")  # katas/ is never touched
+        state = box.state / "state.json"  # nor the practice verdicts
+        assert not state.exists() or "verdict" not in json.loads(state.read_text())["katas"].get("softmax", {})
+        assert k.run("softmax.__name__")[0]["status"] == "ok"  # the save also ran in the notebook
+
+        box.set_clock(301.0)  # past the 5:00 limit: the interview stops hard
+        reply, shown = k.run("%%kata softmax\n" + RIGHT.read_text())
+        assert reply["status"] == "ok"
+        assert "so this cell was not saved" in shown
+        assert "Time is up: hard stop." in shown and "The interview of softmax is over." in shown
+        assert attempt.read_text() == WRONG.read_text()  # frozen: the late answer never reached it
+        assert (attempt.parent / "final" / "softmax.py").read_text() == WRONG.read_text()
+        records = history(box)
+        assert len(records) == 1 and records[0]["ended_by"] == "time"
+        assert (records[0]["passed"], records[0]["total"]) == (8, 13)
+        assert not (box.state / "interview.json").exists()
+    finally:
+        k.close()
+
+
+def test_interrupting_a_save_in_an_interview_stops_waiting_and_the_interview_goes_on(box, tmp_path):
+    k = Kernel(box, tmp_path)
+    try:
+        assert k.run("%load_ext dojo")[0]["status"] == "ok"
+        assert k.run("%kata interview softmax --minutes 5")[0]["status"] == "ok"
+        msg_id = k.client.execute("%%kata softmax\n" + HANGS)
+        deadline, seen = time.monotonic() + 120, ""
+        while "The interviewer is judging your save" not in seen:  # the cell is waiting for the judge
+            assert time.monotonic() < deadline, seen
+            try:
+                msg = k.client.get_iopub_msg(timeout=1.0)
+            except Exception:
+                continue
+            if msg["parent_header"].get("msg_id") == msg_id:
+                seen += msg["content"].get("data", {}).get("text/html", "")
+        k.km.interrupt_kernel()
+        reply, outputs = reply_to(k.client, msg_id, time.monotonic() + 60)
+        assert reply["content"]["ename"] == "KeyboardInterrupt"
+        said = "".join(m["content"].get("data", {}).get("text/html", "") for m in outputs)
+        assert "Stopped waiting for the judge; the interview goes on" in said
+        below = [cmdline(p) for p in descendants(k.km.provisioner.process.pid) if running(p)]
+        assert any("--interview" in c for c in below), below  # still running, its clock too
+        assert (box.state / "interview.json").exists()
+
+        reply, shown = k.run("%kata abandon")
+        assert reply["status"] == "ok" and "The interview of softmax is over." in shown
+        records = history(box)
+        assert len(records) == 1 and records[0]["ended_by"] == "abandon"
+        assert not [p for p in descendants(k.km.provisioner.process.pid) if running(p)]
+    finally:
+        k.close()
