@@ -18,6 +18,17 @@ GREEN, RED, GREY, AMBER = "#1a7f37", "#cf222e", "#6e7781", "#9a6700"
 PRE = "margin:0.3em 0 0.3em 1em;padding:0.4em 0.6em;background:rgba(127,127,127,0.08);white-space:pre;overflow-x:auto"
 
 
+def show(html: str, handle=None):
+    """Show ``html`` in the cell's output: a new display (returned, so it can be updated in
+    place), or ``handle`` updated. IPython is imported here, in a kernel only."""
+    from IPython.display import HTML, display
+
+    if handle is not None:
+        handle.update(HTML(html))
+        return handle
+    return display(HTML(html), display_id=True)
+
+
 def png_img(data: bytes, alt: str) -> str:
     """A PNG inline, as the notebook shows it: the one place that turns image bytes into HTML
     (whatever draws the heatmaps, ``dojo.heatmap`` today, only this has to take its bytes)."""

@@ -21,7 +21,6 @@ kernel dies the interview gets SIGHUP, as a closed terminal does: it stays open 
 
 from __future__ import annotations
 
-import hashlib
 import json
 import subprocess
 import time
@@ -35,8 +34,9 @@ WAIT = 300.0
 
 
 class NotebookInterview:
-    def __init__(self, env, kata, proc: subprocess.Popen, log: Path, scratch):
+    def __init__(self, env, kata, proc: subprocess.Popen, log: Path, scratch, holder: dict):
         self.env, self.kata, self.proc, self.log, self._scratch = env, kata, proc, log, scratch
+        self.holder = holder  # where the kernel keeps its running interview (magics.INTERVIEW)
         self.shown_to = 0  # how much of the interview's output the notebook has shown
 
     # -- what the interview says and keeps ----------------------------------------------------
@@ -80,7 +80,7 @@ class NotebookInterview:
     def wait_until(self, ready, handle, what: str) -> bool:
         """Wait (progress in ``handle``) until ``ready()`` or the interview ends; False on ending."""
         from dojo.notebook import html
-        from dojo.notebook.magics import show
+        from dojo.notebook.html import show
 
         start = time.monotonic()
         while not ready():
@@ -102,7 +102,8 @@ class NotebookInterview:
         interview; the cell shows how many properties pass (as the terminal does)."""
         from dojo.interview.attempt import sha
         from dojo.notebook import html
-        from dojo.notebook.magics import show, t_
+        from dojo.messages import t as t_
+        from dojo.notebook.html import show
         from dojo.state import atomic_write_bytes
 
         p = self.problem()
@@ -145,7 +146,8 @@ class NotebookInterview:
     def finished(self, refused: bool = False) -> None:
         """The interview has ended (or its clock ran out): wait for its report and show it."""
         from dojo.notebook import html
-        from dojo.notebook.magics import INTERVIEW, show, t_
+        from dojo.messages import t as t_
+        from dojo.notebook.html import show
 
         handle = show(html.progress(self.kata, 0.0, what="interview-ending"))
         try:
@@ -155,7 +157,7 @@ class NotebookInterview:
             raise
         said = [t_("notebook.interview.refused")] if refused else []
         if self.ended():
-            INTERVIEW["now"] = None
+            self.holder["now"] = None
             said.append(t_("notebook.interview.over", kata=self.kata.module))
         show(html.box("".join(html.note(s) for s in said) + html.pre(self.output(new_only=False).strip("\n"))),
              handle)
@@ -187,7 +189,7 @@ def start(env, holder: dict, words: list[str]) -> None:
     from dojo.cli.common import UsageError
     from dojo.messages import t
     from dojo.notebook import html
-    from dojo.notebook.magics import show
+    from dojo.notebook.html import show
 
     running = holder["now"]
     if not words:  # %kata interview: where the running one is, or its report
@@ -214,7 +216,7 @@ def start(env, holder: dict, words: list[str]) -> None:
     with open(log, "wb") as out:
         proc = subprocess.Popen(argv, cwd=env.root, env=environ, stdin=subprocess.PIPE, stdout=out,
                                 stderr=subprocess.STDOUT, start_new_session=True)
-    iv = NotebookInterview(env, kata, proc, log, scratch)
+    iv = NotebookInterview(env, kata, proc, log, scratch, holder)
     handle = show(html.progress(kata, 0.0, what="interview-opening"))
     try:
         opened = iv.wait_until(lambda: iv.problem() is not None, handle, "interview-opening")

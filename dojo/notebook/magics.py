@@ -38,12 +38,9 @@ def setup():
 
 
 def show(html: str, handle=None):
-    from IPython.display import HTML, display
+    from dojo.notebook.html import show as shown
 
-    if handle is not None:
-        handle.update(HTML(html))
-        return handle
-    return display(HTML(html), display_id=True)
+    return shown(html, handle)
 
 
 def kata_magic(line: str, cell: str | None = None):

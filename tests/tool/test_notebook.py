@@ -31,19 +31,20 @@ RIGHT = REPO / "solutions" / "softmax.py"
 NAME = "dojo-test-python"
 
 
-def kernelspecs(folder: Path, box) -> KernelSpecManager:
+def kernelspecs(folder: Path, box, lang: str = "en") -> KernelSpecManager:
     """A kernelspec of our own, in ``folder`` only: this Python, the sandbox's environment."""
     spec = folder / "kernels" / NAME
     spec.mkdir(parents=True)
     environ = {k: v for k, v in box.environ().items() if k.startswith("DOJO_") or k in ("PYTHONPATH", "NO_COLOR")}
+    environ["DOJO_LANG"] = lang
     (spec / "kernel.json").write_text(json.dumps({
         "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
         "display_name": "dojo test", "language": "python", "env": environ}))
     return KernelSpecManager(kernel_dirs=[str(folder / "kernels")])
 
 
-def kernel(folder: Path, box) -> KernelManager:
-    return KernelManager(kernel_name=NAME, kernel_spec_manager=kernelspecs(folder, box))
+def kernel(folder: Path, box, lang: str = "en") -> KernelManager:
+    return KernelManager(kernel_name=NAME, kernel_spec_manager=kernelspecs(folder, box, lang))
 
 
 def html_of(cell) -> str:
@@ -207,8 +208,8 @@ class Kernel:
     """A kernel from the temporary kernelspec, in the sandbox's repository; ``run`` executes a
     cell and returns its reply and the HTML it showed (each by a deadline)."""
 
-    def __init__(self, box, folder: Path):
-        self.km = kernel(folder, box)
+    def __init__(self, box, folder: Path, lang: str = "en"):
+        self.km = kernel(folder, box, lang)
         self.km.start_kernel(cwd=str(box.root))
         self.client = self.km.client()
         self.client.start_channels()
@@ -293,5 +294,24 @@ def test_interrupting_a_save_in_an_interview_stops_waiting_and_the_interview_goe
         records = history(box)
         assert len(records) == 1 and records[0]["ended_by"] == "abandon"
         assert not [p for p in descendants(k.km.provisioner.process.pid) if running(p)]
+    finally:
+        k.close()
+
+
+@pytest.mark.contributors  # a Chinese screen: the contributors' suite, as the other Chinese screens
+def test_the_notebook_speaks_chinese_when_the_language_is_chinese(box, tmp_path):
+    k = Kernel(box, tmp_path, lang="zh")
+    try:
+        assert k.run("%load_ext dojo")[0]["status"] == "ok"
+        reply, shown = k.run("%%kata softmax\n" + WRONG.read_text())
+        assert reply["status"] == "ok"
+        assert "第一个失败：" in shown and "First failure" not in shown
+        assert "你的答案和一个已知错误的表现一样：" in shown
+        assert "13 条性质通过了 8 条。" in shown
+        assert 'alt="softmax：你的注意力权重和参考答案的并排"' in shown
+        reply, shown = k.run("%kata nonsense softmax")
+        assert "用法：%kata show | hint | compare" in shown
+        reply, shown = k.run("%kata show softmax")
+        assert "评测器" in shown and "Numerically stable softmax" not in shown.split("<pre")[1][:200]
     finally:
         k.close()
