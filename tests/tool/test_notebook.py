@@ -230,6 +230,7 @@ def history(box) -> list[dict]:
     return [json.loads(ln) for ln in path.read_text().splitlines()] if path.exists() else []
 
 
+@pytest.mark.contributors  # a long interview scenario: the contributors' suite
 def test_a_notebook_interview_judges_saves_and_freezes_the_answer_at_the_hard_stop(box, tmp_path):
     k = Kernel(box, tmp_path)
     try:
@@ -265,6 +266,7 @@ def test_a_notebook_interview_judges_saves_and_freezes_the_answer_at_the_hard_st
         k.close()
 
 
+@pytest.mark.contributors  # a long interview scenario: the contributors' suite
 def test_interrupting_a_save_in_an_interview_stops_waiting_and_the_interview_goes_on(box, tmp_path):
     k = Kernel(box, tmp_path)
     try:
