@@ -103,26 +103,27 @@ def compare(env, kata) -> None:
     """``dojo compare KATA`` in a child process: its screen, and its heatmap as an image."""
     from dojo.notebook import html
 
-    code, said, png = run_compare(env, kata, speed=True)
+    keep = env.state_dir / "notebook" / f"{kata.module}-maps.png"  # where compare says it wrote them
+    keep.parent.mkdir(parents=True, exist_ok=True)
+    keep.unlink(missing_ok=True)  # never an earlier run's picture
+    code, said, png = run_compare(env, kata, speed=True, png_to=keep)
     parts = [html.screen(said.splitlines())]
     if png:
-        parts.append(html.png_img(png, kata.module))
+        parts.append(html.png_img(png, t_("notebook.heatmap-alt", kata=kata.module)))
     show("".join(parts))
 
 
-def run_compare(env, kata, speed: bool = False, handle=None, source: Path | None = None):
+def run_compare(env, kata, speed: bool = False, handle=None, png_to: Path | None = None):
     """(exit code, screen, PNG bytes or None) of ``dojo compare`` run in a child; progress in
-    ``handle`` (a display) meanwhile."""
+    ``handle`` (a display) meanwhile. The PNG goes to ``png_to`` (else a temporary file)."""
     from dojo import locale
     from dojo.notebook import html
     from dojo.notebook.process import Run
 
     handle = handle or show(html.progress(kata, 0.0, what="comparing"))
     with Run(env.root, "dojo", [], locale.LANGUAGE) as run:
-        png = run.scratch / "maps.png"
+        png = png_to or run.scratch / "maps.png"
         run.argv += ["compare", kata.module, "--png", str(png)] + ([] if speed else ["--no-speed"])
-        if source is not None:
-            run.argv += ["--file", str(source)]
         try:
             code, said = run.run(lambda r: show(html.progress(kata, r.seconds(), what="comparing"), handle))
         except KeyboardInterrupt:

@@ -322,3 +322,56 @@ def test_the_notebook_speaks_chinese_when_the_language_is_chinese(box, tmp_path)
         assert "评测器" in shown and "Numerically stable softmax" not in shown.split("<pre")[1][:200]
     finally:
         k.close()
+
+
+@pytest.mark.contributors  # the notebook extra: the contributors' suite
+def test_dojo_notebook_writes_a_notebook_and_backs_up_one_that_differs(box):
+    path = box.root / "notebooks" / "softmax.ipynb"
+    r = box.run("notebook", "softmax")
+    assert r.code == 0 and "Wrote notebooks/softmax.ipynb." in r.out, r.err
+    first = path.read_bytes()
+    nb = nbformat.reads(first.decode(), as_version=4)
+    nbformat.validate(nb)
+    kinds = [(c.cell_type, c.source.split("\n")[0]) for c in nb.cells]
+    assert kinds[0] == ("markdown", "# softmax — Numerically stable softmax")
+    assert ("code", "%load_ext dojo") in kinds and ("code", "%%kata softmax") in kinds
+    kata_cell = next(c for c in nb.cells if c.source.startswith("%%kata softmax"))
+    assert kata_cell.source == "%%kata softmax\n" + stub("softmax").rstrip() + "\n"  # the stub
+    r = box.run("notebook", "softmax")
+    assert "is already this notebook; left as it is." in r.out and path.read_bytes() == first
+    path.write_bytes(first.replace(b"%load_ext dojo", b"%load_ext dojo\\n# my note"))
+    mine = path.read_bytes()
+    r = box.run("notebook", "1")  # by number, as every command takes a kata
+    assert r.code == 0 and path.read_bytes() == first
+    backups = list((box.state / "backups" / "notebooks").glob("softmax-*.ipynb"))
+    assert [b.read_bytes() for b in backups] == [mine]
+    assert f"backed up in {backups[0]}" in r.out
+    r = box.run("notebook", "nope")
+    assert r.code == 2 and "no kata" in r.err.lower()
+
+
+@pytest.mark.contributors  # a real kernel: the contributors' suite
+def test_the_magics_refuse_bad_input_clearly_and_compare_shows_its_heatmap(box, tmp_path):
+    box.write_kata("softmax", WRONG.read_text())
+    k = Kernel(box, tmp_path)
+    try:
+        assert k.run("%load_ext dojo")[0]["status"] == "ok"
+        for code, said in [
+            ("%%kata\nx = 1", "a %%kata cell names one kata: %%kata softmax"),
+            ("%%kata nope\nx = 1", "no kata called &#x27;nope&#x27;."),
+            ("%kata show", "%kata show takes one kata: %kata show softmax"),
+            ("%kata fly softmax", "use %kata show | hint | compare | interview | submit | abandon KATA"),
+            ("%kata interview softmax --minutes -1", "give a number of minutes, more than 0"),
+            ("%kata submit", "no interview is running in this notebook"),
+        ]:
+            reply, shown = k.run(code)
+            assert reply["status"] == "ok" and 'class="dojo-error"' in shown and said in shown, (code, shown)
+        assert box.kata("softmax").read_text() == WRONG.read_text()  # nothing was written by a refused cell
+        reply, shown = k.run("%kata compare softmax")
+        assert reply["status"] == "ok"
+        assert "1. Agreement — the same" in shown and "3. Speed — yours vs the reference vs torch" in shown
+        assert "data:image/png;base64,iVBORw0KGgo" in shown
+        kept = box.state / "notebook" / "softmax-maps.png"
+        assert f"Wrote the maps to {kept}" in shown and kept.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    finally:
+        k.close()
