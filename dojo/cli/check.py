@@ -48,17 +48,11 @@ def cmd_check(env: Env, args) -> int:
 
 
 def cmd_test(env: Env, args) -> int:
-    from dojo.runner import judge
-
     kata = kata_arg(args.kata) if args.kata else current_kata(Store(env))
     if kata is None:
         raise UsageError(words("usage.no-current-kata", command="test"))
     path = env.kata_file(kata)
-    check_oracle_cache(env)
-    digest = content_hash(path)
-    verdict = judge(env, kata, path.parent)
-    store = Store(env)  # read after the judge: a hint taken meanwhile is kept
-    record_verdict(store, kata, verdict, env, digest)
+    verdict, store = judge_and_record(env, kata)
     json_to = getattr(args, "json_to", None)
     if json_to == "-":
         write_results(env, verdict, kata, json_to)
@@ -73,6 +67,21 @@ def cmd_test(env: Env, args) -> int:
     if json_to:  # after the screen: a file that cannot be written loses nothing of the verdict
         write_results(env, verdict, kata, json_to)
     return exit_code(verdict)
+
+
+def judge_and_record(env: Env, kata: registry.Kata):
+    """Judge ``kata``'s file in fresh processes and keep the verdict as its progress: what
+    ``dojo test`` does before it shows anything (the notebook's ``%%kata`` runs this too, in a
+    child of its kernel). Returns the verdict and the store it was recorded in."""
+    from dojo.runner import judge
+
+    path = env.kata_file(kata)
+    check_oracle_cache(env)
+    digest = content_hash(path)
+    verdict = judge(env, kata, path.parent)
+    store = Store(env)  # read after the judge: a hint taken meanwhile is kept
+    record_verdict(store, kata, verdict, env, digest)
+    return verdict, store
 
 
 def exit_code(verdict) -> int:

@@ -103,7 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("kata", nargs="?", help=words("cli.followups.kata"))
     p.add_argument("--answers", action="store_true", help=words("cli.followups.answers"))
     p.set_defaults(func=cmd_followups)
-    for extension in ("dojo.cli.lang", "dojo.interview", "dojo.compare", "dojo.drill", "dojo.clean"):
+    for extension in ("dojo.cli.lang", "dojo.interview", "dojo.compare", "dojo.drill", "dojo.clean", "dojo.notebook.generate"):
         try:
             module = __import__(extension, fromlist=["register"])
         except ModuleNotFoundError as e:
