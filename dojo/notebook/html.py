@@ -31,7 +31,7 @@ def show(html: str, handle=None):
 
 def png_img(data: bytes, alt: str) -> str:
     """A PNG inline, as the notebook shows it: the one place that turns image bytes into HTML
-    (whatever draws the heatmaps, ``dojo.heatmap`` today, only this has to take its bytes)."""
+    (the bytes are ``dojo compare --png``'s picture, drawn by ``dojo.figure``)."""
     return (f'<img class="dojo-heatmap" alt="{escape(alt)}" style="max-width:100%" '
             f'src="data:image/png;base64,{base64.b64encode(data).decode("ascii")}">')
 
