@@ -31,14 +31,18 @@ def cmd_notebook(env, args) -> int:
         import nbformat
     except ModuleNotFoundError:
         raise UsageError(words("notebook.usage.extra")) from None
-    for kata in dict.fromkeys(katas):
+    for kata in dict.fromkeys(katas):  # a kata named twice is written once
         path = env.root / "notebooks" / f"{kata.module}.ipynb"
         data = nbformat.writes(notebook(env, kata)).encode("utf-8")
         said, backup = write(env, path, data)
         if backup is not None:
             env.say(words("notebook.kept-backup", path=shown(env, backup)))
         env.say(words(said, path=shown(env, path)))
-    env.say(words("notebook.open", path=shown(env, env.root / "notebooks" / f"{katas[-1].module}.ipynb")))
+    written = list(dict.fromkeys(katas))
+    if len(written) == 1:
+        env.say(words("notebook.open", path=shown(env, env.root / "notebooks" / f"{written[0].module}.ipynb")))
+    else:
+        env.say(words("notebook.open-many", path=shown(env, env.root / "notebooks") + "/"))
     return Exit.OK
 
 
