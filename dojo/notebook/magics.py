@@ -113,25 +113,32 @@ def compare(env, kata) -> None:
     show("".join(parts))
 
 
-def run_compare(env, kata, speed: bool = False, handle=None, png_to: Path | None = None):
-    """(exit code, screen, PNG bytes or None) of ``dojo compare`` run in a child; progress in
-    ``handle`` (a display) meanwhile. The PNG goes to ``png_to`` (else a temporary file)."""
+def run_compare(env, kata, speed: bool = False, render=None, png_to: Path | None = None):
+    """(exit code, screen, PNG bytes or None) of ``dojo compare`` run in a child. Its progress
+    goes to ``render`` (a function of an HTML fragment: a verdict shows it where the heatmap
+    goes), else to a display of its own, emptied at the end. The PNG goes to ``png_to`` (else a
+    temporary file)."""
     from dojo import locale
     from dojo.notebook import html
     from dojo.notebook.process import Run
 
-    handle = handle or show(html.progress(kata, 0.0, what="comparing"))
+    own = render is None
+    if own:
+        handle = show(html.progress(kata, 0.0, what="comparing"))
+        render = lambda fragment: show(fragment, handle)  # noqa: E731
+    else:
+        render(html.progress(kata, 0.0, what="comparing"))
     with Run(env.root, "dojo", [], locale.LANGUAGE) as run:
         png = png_to or run.scratch / "maps.png"
         run.argv += ["compare", kata.module, "--png", str(png)] + ([] if speed else ["--no-speed"])
         try:
-            code, said = run.run(lambda r: show(html.progress(kata, r.seconds(), what="comparing"), handle))
+            code, said = run.run(lambda r: render(html.progress(kata, r.seconds(), what="comparing")))
         except KeyboardInterrupt:
-            show(html.stopped(kata, "compare"), handle)
+            render(html.stopped(kata, "compare"))
             raise
         data = png.read_bytes() if png.is_file() else None
-    if speed:
-        show("", handle)
+    if own:
+        render("")
     return code, said, data
 
 
@@ -205,14 +212,15 @@ def judge(env, kata, path: Path, saved: Path | None = None) -> None:
             show(html.box(html.error(t_("notebook.judge-failed", code=code)) + html.pre(said)), handle)
             return None
         v = Verdict(**json.loads(out.read_text(encoding="utf-8")))
+    shown_file = where(env, path)
+    lines = verdict_lines(env, v, kata, shown_file)
     images = []
-    if v.state == "failing":
-        show(html.progress(kata, 0.0, what="comparing"), handle)
-        _, _, png = run_compare(env, kata, handle=handle)
+    if v.state == "failing":  # the verdict at once; compare's heatmap fills in below it
+        _, _, png = run_compare(env, kata, render=lambda fragment: show(
+            html.verdict(v, kata, shown_file, [fragment], lines), handle))
         if png:
             images.append(html.png_img(png, t_("notebook.heatmap-alt", kata=kata.module)))
-    lines = verdict_lines(env, v, kata, where(env, path))
-    show(html.verdict(v, kata, where(env, path), images, lines), handle)
+    show(html.verdict(v, kata, shown_file, images, lines), handle)
     return None
 
 
