@@ -313,17 +313,6 @@ def _title(mp: Map, language: str) -> str:
     return mp.title if language == "en" else (mp.label or mp.title)
 
 
-def _joined(lines) -> str:
-    """Wrapped lines as one: a space where the wrap took one, none between two Chinese characters."""
-    import unicodedata
-
-    out = ""
-    for line in lines:
-        wide = out and line and all(unicodedata.east_asian_width(c) in "WF" for c in (out[-1], line[0]))
-        out += line if not out or wide else " " + line
-    return out
-
-
 def maps_from_json(items: list[dict]) -> list[Map]:
     """The maps of a ``dojo compare --json`` report (its ``maps``), to draw again elsewhere (a
     notebook): null, which stands for NaN and inf in the JSON, becomes NaN (magenta either way)."""
@@ -351,14 +340,16 @@ def maps_from_json(items: list[dict]) -> list[Map]:
     return maps
 
 
-def render_png(maps: list[Map], heading: list[str] | tuple[str, ...] = (), language: str = "en") -> bytes:
+def render_png(maps: list[Map], heading: list[str] | tuple[str, ...] = (), language: str = "en",
+               title: str | None = None) -> bytes:
     """The PNG bytes of the figure of ``maps`` under ``heading`` (lines of text: what is drawn,
-    e.g. the kata and the case), its words in ``language`` (one ``drawn_language`` allows); the
-    heading is also the PNG's ``Title``, the panels' titles its ``Description``, in that language."""
+    e.g. the kata and the case), its words in ``language`` (one ``drawn_language`` allows). The
+    PNG's ``Title`` is ``title`` (default: the heading's lines joined by spaces; a Chinese heading
+    wraps between characters, so give its unwrapped text), its ``Description`` the panels' titles."""
     from matplotlib import style
 
     separator = words(language)["separator"]
-    metadata = {"Title": _joined(heading), "Description": separator.join(_title(mp, language) for mp in maps),
+    metadata = {"Title": " ".join(heading) if title is None else title, "Description": separator.join(_title(mp, language) for mp in maps),
                 "Software": "attention dojo (matplotlib)"}
     out = io.BytesIO()
     with style.context("default"):  # matplotlib's defaults, not a matplotlibrc's or a notebook's style

@@ -40,26 +40,34 @@ def pick(outputs: list, panel):
 HEADING_CHARS = 72
 
 
-def png_heading(kata, battery, width: int = HEADING_CHARS, lang: str | None = None) -> list[str]:
-    """The PNG's heading, as the lines drawn: the kata (module and title), then the case the
-    maps show (``battery.map_what``, e.g. "… causal mask, key 6 is padding"), wrapped, in
-    ``lang`` (default: the tool's language; ``dojo.figure.drawn_language`` says which one the
-    PNG can draw). English wraps at spaces; another language at cells (``dojo.screen.wrap_text``:
-    between Chinese characters, never before full-width punctuation)."""
-    import textwrap
-
+def heading_parts(kata, battery, lang: str | None = None) -> list[str]:
+    """What the PNG's heading says, unwrapped: the kata (module and title), then the case the
+    maps show (``battery.map_what``, e.g. "… causal mask, key 6 is padding"), in ``lang``
+    (default: the tool's language). Joined by a space: the PNG's ``Title``."""
     from dojo import locale
     from dojo.batteries import battery_text
     from dojo.messages import message, text
 
     lang = lang or locale.LANGUAGE
     first = text(message("compare.png.heading", kata=kata.module, title=locale.kata_title(kata, lang)), lang)
-    what = battery_text(battery, "map_what", lang)
-    if lang == "en":
-        return textwrap.wrap(first, width, break_on_hyphens=False) + textwrap.wrap(what, width, break_on_hyphens=False)
+    return [first, battery_text(battery, "map_what", lang)]
+
+
+def png_heading(kata, battery, width: int = HEADING_CHARS, lang: str | None = None) -> list[str]:
+    """The PNG's heading, as the lines drawn: ``heading_parts`` wrapped, in ``lang`` (default:
+    the tool's language; ``dojo.figure.drawn_language`` says which one the PNG can draw).
+    English wraps at spaces; another language at cells (``dojo.screen.wrap_text``: between
+    Chinese characters, never before full-width punctuation)."""
+    import textwrap
+
+    from dojo import locale
+
+    parts = heading_parts(kata, battery, lang)
+    if (lang or locale.LANGUAGE) == "en":
+        return [ln for part in parts for ln in textwrap.wrap(part, width, break_on_hyphens=False)]
     from dojo.screen import wrap_text
 
-    return wrap_text(first, width) + wrap_text(what, width)
+    return [ln for part in parts for ln in wrap_text(part, width)]
 
 
 def build_maps(battery, ref_fn, yours, timeout: float, file_name: str, yours_broken: str | None):
