@@ -349,7 +349,8 @@ def render_png(maps: list[Map], heading: list[str] | tuple[str, ...] = (), langu
     from matplotlib import style
 
     separator = words(language)["separator"]
-    metadata = {"Title": " ".join(heading) if title is None else title, "Description": separator.join(_title(mp, language) for mp in maps),
+    metadata = {"Title": " ".join(heading) if title is None else title,
+                "Description": separator.join(_title(mp, language) for mp in maps),
                 "Software": "attention dojo (matplotlib)"}
     out = io.BytesIO()
     with style.context("default"):  # matplotlib's defaults, not a matplotlibrc's or a notebook's style

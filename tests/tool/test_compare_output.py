@@ -136,7 +136,8 @@ def chinese_font() -> str:
 
     name = cjk_font()
     if name is None:
-        pytest.skip("no font with Chinese glyphs for matplotlib (e.g. fonts-noto-cjk): the Chinese PNG is not drawn here")
+        pytest.skip("no font with Chinese glyphs for matplotlib (e.g. fonts-noto-cjk): "
+                    "the Chinese PNG is not drawn here")
     return name
 
 
@@ -180,7 +181,8 @@ def drawn_in_chinese(modules, monkeypatch) -> None:
         texts = [t for t in fig.texts if t.get_text()]
         drawn = [t.get_text() for t in texts]
         chinese = [panel_title(battery, title) for title in titles]
-        for line in heading + chinese + ["没有返回", said["reference"], said["yours"], said["yours-none"], said["bar"]]:
+        labels = [said["reference"], said["yours"], said["yours-none"], said["bar"]]
+        for line in heading + chinese + ["没有返回"] + labels:
             assert line in drawn, (module, line)
         english = {title for title, zh in zip(titles, chinese) if title != zh}  # "softmax(x, axis=-1)" is both
         assert not english & set(drawn), (module, "an English title is drawn")
