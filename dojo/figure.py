@@ -16,19 +16,28 @@ picture's size and where each cell lands are known without drawing, and tests re
 at those places. matplotlib is imported only when a figure is drawn (``dojo list`` never pays
 for it), and draws with its own defaults: a matplotlibrc or a notebook's style changes nothing.
 
-The text is English in every language: matplotlib draws Chinese only with a CJK font installed,
-and the machines this was built on have none (``fc-list :lang=zh`` is empty), so the figure
-keeps the English titles and key (the terminal's maps are in the tool's language).
+The words (the heading, the pairs' titles, "reference" / "yours", the colour bar's label and the
+key; ``compare.png.*`` in ``dojo/locale/<lang>/compare.toml``) are in the language the figure is
+drawn in, ``language`` (default English). matplotlib draws Chinese only with a font that has CJK
+glyphs, which many machines lack (CI's, a fresh Docker image): ``drawn_language`` is the tool's
+language when ``cjk_font`` finds such a font (installed fonts, by family name, e.g. Noto Sans CJK
+SC from fonts-noto-cjk), else English, so a figure never shows tofu boxes; ``dojo compare --png``
+then says in one line that the picture's words are English and which package to install. A
+Chinese figure draws its words in that font (DejaVu Sans, matplotlib's own, for what it lacks);
+the indices and the colour bar's ticks are the same in every language.
 """
 
 from __future__ import annotations
 
+import functools
 import io
 from dataclasses import dataclass
 
 import numpy as np
 
+from dojo import locale
 from dojo.heatmap import Map
+from dojo.messages import message, text
 
 DPI = 100  # one point of the layout below is one pixel of the PNG
 CELL = 32  # pixels per cell, square: big enough to see a 0.05 step and the marks on top
@@ -54,9 +63,80 @@ INK = (40, 40, 40)
 HATCH = (90, 90, 90)  # the hatch over a light cell
 HATCH_ON_DARK = (225, 225, 225)  # the hatch over a dark (low-weight) cell: light lines
 
-KEY = (("zero", "exactly 0"), ("blocked", "must be 0 (blocked)"),
-       ("differ", "differs from reference"), ("bad", "NaN or inf"))
-BAR_LABEL = "weight   (rows: queries, columns: keys)"
+#: The marks of the key, in order (their words: ``compare.png.key.<mark>``).
+MARKS = ("zero", "blocked", "differs", "bad")
+
+#: Fonts with Chinese glyphs, by family name, most wanted first (Linux, then macOS and Windows).
+CJK_FAMILIES = ("Noto Sans CJK SC", "Source Han Sans SC", "Source Han Sans CN", "WenQuanYi Zen Hei",
+                "WenQuanYi Micro Hei", "Microsoft YaHei", "PingFang SC", "Heiti SC", "SimHei",
+                "Noto Sans CJK JP", "Droid Sans Fallback")
+#: The same fonts' files, for one installed after matplotlib wrote its font cache (it never looks again).
+CJK_FILES = ("notosanscjk", "sourcehansans", "wqy-zenhei", "wqy-microhei", "msyh", "pingfang", "simhei",
+             "droidsansfallback")
+#: Characters a CJK font must have to be used (a font named like one may be a stub).
+CJK_PROBE = "注意力权重参考实现你的恰好被屏蔽"
+
+
+def words(language: str = "en") -> dict[str, str]:
+    """The figure's words in ``language``: reference, yours, yours-none, bar, separator, key.<mark>."""
+    ids = ["reference", "yours", "yours-none", "bar", "separator"] + [f"key.{mark}" for mark in MARKS]
+    return {i: text(message(f"compare.png.{i}"), language) for i in ids}
+
+
+#: The key's marks and their English words (the words drawn: ``words(language)``).
+KEY = tuple((mark, words()[f"key.{mark}"]) for mark in MARKS)
+
+
+@functools.cache
+def cjk_font() -> str | None:
+    """The family name of an installed font with Chinese glyphs that matplotlib can draw with, or
+    None. Cheap: the names in matplotlib's font list (its cache), then, when none is there, the
+    system's font files whose names are known (``findSystemFonts``: fc-list, ~10 ms); each
+    candidate must have every character of ``CJK_PROBE``. Nothing is downloaded."""
+    from pathlib import Path
+
+    from matplotlib import font_manager
+
+    def found():
+        names = {entry.name for entry in font_manager.fontManager.ttflist}
+        return [name for name in CJK_FAMILIES if name in names]
+
+    candidates = found()
+    if not candidates:
+        for path in font_manager.findSystemFonts():
+            if any(stem in Path(path).name.lower() for stem in CJK_FILES):
+                try:
+                    font_manager.fontManager.addfont(path)  # this process only: the cache stays as it is
+                except (OSError, RuntimeError, ValueError):
+                    pass
+        candidates = found()
+    for name in candidates:
+        try:
+            font = font_manager.get_font(font_manager.findfont(font_manager.FontProperties(family=name),
+                                                               fallback_to_default=False))
+        except (OSError, RuntimeError, ValueError):
+            continue
+        if all(font.get_char_index(ord(ch)) for ch in CJK_PROBE):
+            return name
+    return None
+
+
+def drawn_language(language: str | None = None) -> str:
+    """The language a figure can be drawn in for ``language`` (default: the tool's): English as
+    it is; another (Chinese) when ``cjk_font`` finds a font for it, else English."""
+    language = language or locale.LANGUAGE
+    return language if language == "en" or cjk_font() else "en"
+
+
+def _font(language: str) -> dict:
+    """Text properties for the words of a figure in ``language``: the CJK font first, matplotlib's
+    DejaVu Sans for any glyph it lacks (nothing for English: matplotlib's default, as ever)."""
+    if language == "en":
+        return {}
+    name = cjk_font()
+    if name is None:
+        raise ValueError(f"no font with {language!r} glyphs: draw in drawn_language({language!r})")
+    return {"fontfamily": [name, "DejaVu Sans"]}
 
 
 @dataclass
@@ -163,7 +243,7 @@ def _nothing(fig, box) -> None:
     ax.set_ylim(0, 1)
 
 
-def _legend(fig, x: int, y: int, cmap) -> None:
+def _legend(fig, x: int, y: int, cmap, said: dict, font: dict) -> None:
     """The colour bar from 0 to 1 with its ticks, then a swatch for each mark."""
     from matplotlib.cm import ScalarMappable
     from matplotlib.colors import Normalize
@@ -171,7 +251,7 @@ def _legend(fig, x: int, y: int, cmap) -> None:
     from matplotlib.patches import Patch
 
     W, H = fig.bbox.width, fig.bbox.height
-    fig.text(x / W, 1 - y / H, BAR_LABEL, fontsize=SMALL, color=_rgb(INK), va="top")
+    fig.text(x / W, 1 - y / H, said["bar"], fontsize=SMALL, color=_rgb(INK), va="top", **font)
     bar_y = y + 18
     bar = fig.add_axes((x / W, 1 - (bar_y + BAR_HEIGHT) / H, BAR_WIDTH / W, BAR_HEIGHT / H))
     colourbar = fig.colorbar(ScalarMappable(Normalize(0.0, 1.0), cmap), cax=bar, orientation="horizontal",
@@ -187,14 +267,16 @@ def _legend(fig, x: int, y: int, cmap) -> None:
         Patch(facecolor=_rgb(BAD), edgecolor="none"),
     ]
     key_y = bar_y + BAR_HEIGHT + 30
-    fig.legend(handles, [label for _, label in KEY], loc="upper left", bbox_to_anchor=(x / W, 1 - key_y / H),
-               ncol=len(KEY), frameon=False, fontsize=SMALL, handlelength=1.4, handleheight=1.4,
-               borderaxespad=0, borderpad=0, columnspacing=1.6, labelcolor=_rgb(INK))
+    prop = {"size": SMALL, **({"family": font["fontfamily"]} if font else {})}
+    fig.legend(handles, [said[f"key.{mark}"] for mark in MARKS], loc="upper left",
+               bbox_to_anchor=(x / W, 1 - key_y / H), ncol=len(MARKS), frameon=False, prop=prop, handlelength=1.4,
+               handleheight=1.4, borderaxespad=0, borderpad=0, columnspacing=1.6, labelcolor=_rgb(INK))
 
 
-def figure(maps: list[Map], heading: list[str] | tuple[str, ...] = ()):
+def figure(maps: list[Map], heading: list[str] | tuple[str, ...] = (), language: str = "en"):
     """The matplotlib ``Figure`` of ``maps`` under ``heading`` (its canvas Agg; no pyplot, so a
-    notebook's own backend is left alone)."""
+    notebook's own backend is left alone), its words in ``language`` (the heading is given in it;
+    a pair's title is a map's ``label`` in a language other than English, its ``title`` in English)."""
     from matplotlib import colormaps
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -203,17 +285,19 @@ def figure(maps: list[Map], heading: list[str] | tuple[str, ...] = ()):
     fig = Figure(figsize=(width / DPI, height / DPI), dpi=DPI, facecolor="white")
     FigureCanvasAgg(fig)
     cmap = colormaps["viridis"]
+    said, font = words(language), _font(language)
     for i, line in enumerate(heading):
         fig.text(MARGIN / width, 1 - (MARGIN + i * HEADING_LINE) / height, line, fontsize=FONT,
-                 color=_rgb(INK), va="top", weight="bold" if i == 0 else "normal")
+                 color=_rgb(INK), va="top", weight="bold" if i == 0 else "normal", **font)
     for mp, at in zip(maps, placed):
         (ref_n, ref_m), (your_n, your_m) = _shapes(mp)
         (left, top), (right, _) = at.reference, at.yours
-        fig.text(MARGIN / width, 1 - at.title_y / height, mp.title, fontsize=FONT, color=_rgb(INK), va="top")
+        fig.text(MARGIN / width, 1 - at.title_y / height, _title(mp, language), fontsize=FONT, color=_rgb(INK),
+                 va="top", **font)
         labels_y = 1 - (at.title_y + 22) / height
-        fig.text(left / width, labels_y, "reference", fontsize=SMALL, color=_rgb(DOT), va="top")
-        fig.text(right / width, labels_y, "yours" if mp.yours is not None else "yours: none", fontsize=SMALL,
-                 color=_rgb(DOT), va="top")
+        fig.text(left / width, labels_y, said["reference"], fontsize=SMALL, color=_rgb(DOT), va="top", **font)
+        fig.text(right / width, labels_y, said["yours" if mp.yours is not None else "yours-none"], fontsize=SMALL,
+                 color=_rgb(DOT), va="top", **font)
         reference = np.asarray(mp.reference, dtype=np.float64)
         _panel(fig, (left, top, ref_m * CELL, ref_n * CELL), reference, None, mp.blocked, cmap)
         if mp.yours is not None:
@@ -221,8 +305,12 @@ def figure(maps: list[Map], heading: list[str] | tuple[str, ...] = ()):
             _panel(fig, (right, top, your_m * CELL, your_n * CELL), yours, mp.differ, mp.blocked, cmap)
         else:
             _nothing(fig, (right, top, ref_m * CELL, ref_n * CELL))
-    _legend(fig, MARGIN, legend_y, cmap)
+    _legend(fig, MARGIN, legend_y, cmap, said, font)
     return fig
+
+
+def _title(mp: Map, language: str) -> str:
+    return mp.title if language == "en" else (mp.label or mp.title)
 
 
 def maps_from_json(items: list[dict]) -> list[Map]:
@@ -252,16 +340,20 @@ def maps_from_json(items: list[dict]) -> list[Map]:
     return maps
 
 
-def render_png(maps: list[Map], heading: list[str] | tuple[str, ...] = ()) -> bytes:
+def render_png(maps: list[Map], heading: list[str] | tuple[str, ...] = (), language: str = "en",
+               title: str | None = None) -> bytes:
     """The PNG bytes of the figure of ``maps`` under ``heading`` (lines of text: what is drawn,
-    e.g. the kata and the case); the heading is also the PNG's ``Title``, the panels' titles its
-    ``Description``."""
+    e.g. the kata and the case), its words in ``language`` (one ``drawn_language`` allows). The
+    PNG's ``Title`` is ``title`` (default: the heading's lines joined by spaces; a Chinese heading
+    wraps between characters, so give its unwrapped text), its ``Description`` the panels' titles."""
     from matplotlib import style
 
-    metadata = {"Title": " ".join(heading), "Description": "; ".join(mp.title for mp in maps),
+    separator = words(language)["separator"]
+    metadata = {"Title": " ".join(heading) if title is None else title,
+                "Description": separator.join(_title(mp, language) for mp in maps),
                 "Software": "attention dojo (matplotlib)"}
     out = io.BytesIO()
     with style.context("default"):  # matplotlib's defaults, not a matplotlibrc's or a notebook's style
-        fig = figure(maps, heading)
+        fig = figure(maps, heading, language)
         fig.savefig(out, format="png", dpi=DPI, metadata=metadata)
     return out.getvalue()

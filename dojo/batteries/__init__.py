@@ -161,24 +161,26 @@ def torch_weights(torch, q, k, allowed):
 
 
 
-def _words(battery: Battery, key: str, english: str) -> str:
+def _words(battery: Battery, key: str, english: str, lang: str | None = None) -> str:
     from dojo import locale
 
-    if locale.LANGUAGE == "en":
+    lang = lang or locale.LANGUAGE
+    if lang == "en":
         return english
-    found = locale.part(locale.LANGUAGE, "battery", battery.kata).get(key)
+    found = locale.part(lang, "battery", battery.kata).get(key)
     return found if isinstance(found, str) and found else english
 
 
-def battery_text(battery: Battery, field: str) -> str:
-    """``map_what``, ``blocked_words`` or ``speed_what`` (``battery.speed.what``) in the tool's language."""
+def battery_text(battery: Battery, field: str, lang: str | None = None) -> str:
+    """``map_what``, ``blocked_words`` or ``speed_what`` (``battery.speed.what``) in ``lang``
+    (default: the tool's language)."""
     english = battery.speed.what if field == "speed_what" else getattr(battery, field)
-    return _words(battery, field, english) if english else english
+    return _words(battery, field, english, lang) if english else english
 
 
-def panel_title(battery: Battery, title: str) -> str:
-    """A panel's title (its English title is its id) in the tool's language."""
-    return _words(battery, f"panel.{title}", title)
+def panel_title(battery: Battery, title: str, lang: str | None = None) -> str:
+    """A panel's title (its English title is its id) in ``lang`` (default: the tool's language)."""
+    return _words(battery, f"panel.{title}", title, lang)
 
 
 def case_name(battery: Battery, name: str) -> str:

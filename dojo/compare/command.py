@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Callable
 from dojo import locale
 from dojo.cli import Exit, UsageError, kata_arg, number, shown
 from dojo.compare.agreement import ATOL, MAX_TIMEOUTS, RTOL, outcome_json, run_battery
-from dojo.compare.maps import build_maps, png_heading
+from dojo.compare.maps import build_maps, heading_parts, png_heading
 from dojo.compare.report import agreement_section, diff_lines, fit, fit_width, maps_json, report_json, speed_section
 from dojo.compare.speed import run_speed
 from dojo.compare.unlock import code_diff, code_unlocked, locked_text
@@ -246,13 +246,18 @@ def section_maps(c: Comparison, yours, rows: list[dict], broken: str | None, png
     for colour, sentence in notes:
         c.say(sentence, colour)
     c.report["maps"] = maps_json(maps)
-    c.report["map_heading"] = png_heading(c.kata, c.battery)
+    c.report["map_heading"] = png_heading(c.kata, c.battery, lang="en")  # the English figure's (docs/compare.md)
     c.report["map_notes"] = [sentence for _, sentence in notes]
     if png_path:
-        from dojo.figure import render_png  # matplotlib: only when a PNG is asked for
+        from dojo.figure import drawn_language, render_png  # matplotlib: only when a PNG is asked for
 
-        atomic_write_bytes(png_path, render_png(maps, c.report["map_heading"]), env)
+        lang = drawn_language()  # the tool's language, or English when no font can draw it
+        heading = c.report["map_heading"] if lang == "en" else png_heading(c.kata, c.battery, lang=lang)
+        title = " ".join(heading_parts(c.kata, c.battery, lang))
+        atomic_write_bytes(png_path, render_png(maps, heading, lang, title), env)
         env.say(t("compare.wrote-png", path=shown(env, png_path)))
+        if lang != locale.LANGUAGE:
+            env.say(t("compare.png.no-font"))
 
 
 def section_speed(c: Comparison, yours, rows: list[dict], broken: str | None) -> None:

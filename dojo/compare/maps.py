@@ -35,24 +35,45 @@ def pick(outputs: list, panel):
     return a if a.ndim == 2 else None
 
 
-#: Characters a heading line of the PNG holds before it wraps (``dojo/figure.py`` MIN_WIDTH fits them).
+#: Terminal cells a heading line of the PNG holds before it wraps (``dojo/figure.py`` MIN_WIDTH
+#: fits them): 72 English characters, 36 Chinese ones (two cells each, as on a terminal).
 HEADING_CHARS = 72
 
 
-def png_heading(kata, battery, width: int = HEADING_CHARS) -> list[str]:
-    """The PNG's heading, as the lines drawn: the kata (module and title), then the case the
-    maps show (``battery.map_what``, e.g. "… causal mask, key 6 is padding"), wrapped. English
-    in every language: no CJK font is assumed for the PNG (``dojo/figure.py``)."""
+def heading_parts(kata, battery, lang: str | None = None) -> list[str]:
+    """What the PNG's heading says, unwrapped: the kata (module and title), then the case the
+    maps show (``battery.map_what``, e.g. "… causal mask, key 6 is padding"), in ``lang``
+    (default: the tool's language). Joined by a space: the PNG's ``Title``."""
+    from dojo import locale
+    from dojo.batteries import battery_text
+    from dojo.messages import message, text
+
+    lang = lang or locale.LANGUAGE
+    first = text(message("compare.png.heading", kata=kata.module, title=locale.kata_title(kata, lang)), lang)
+    return [first, battery_text(battery, "map_what", lang)]
+
+
+def png_heading(kata, battery, width: int = HEADING_CHARS, lang: str | None = None) -> list[str]:
+    """The PNG's heading, as the lines drawn: ``heading_parts`` wrapped, in ``lang`` (default:
+    the tool's language; ``dojo.figure.drawn_language`` says which one the PNG can draw).
+    English wraps at spaces; another language at cells (``dojo.screen.wrap_text``: between
+    Chinese characters, never before full-width punctuation)."""
     import textwrap
 
-    lines = textwrap.wrap(f"{kata.module} — {kata.title}", width, break_on_hyphens=False)
-    return lines + textwrap.wrap(battery.map_what, width, break_on_hyphens=False)
+    from dojo import locale
+
+    parts = heading_parts(kata, battery, lang)
+    if (lang or locale.LANGUAGE) == "en":
+        return [ln for part in parts for ln in textwrap.wrap(part, width, break_on_hyphens=False)]
+    from dojo.screen import wrap_text
+
+    return [ln for part in parts for ln in wrap_text(part, width)]
 
 
 def build_maps(battery, ref_fn, yours, timeout: float, file_name: str, yours_broken: str | None):
     """The maps to draw, and the sentences that explain them as (colour, sentence): green when
     the maps agree, else yellow. A map's ``title`` is the battery's (English, as the PNG draws
-    it); its ``label``, the terminal's, is in the tool's language."""
+    it in English); its ``label``, the terminal's (and a Chinese PNG's), is in the tool's language."""
     import numpy as np
 
     from dojo.batteries import battery_text, panel_title

@@ -125,3 +125,131 @@ def test_the_png_ignores_a_matplotlib_style(tmp_path):
     (tmp_path / "styled.png").write_bytes(styled)
     assert read_png(tmp_path / "styled.png")[2].tobytes() == read_png(tmp_path / "plain.png")[2].tobytes()
     assert matplotlib.rcParams["image.cmap"] != "magma"  # and the style is left as it was
+
+
+# -- the PNG in Chinese (dojo.figure.drawn_language) -------------------------------------------
+
+
+def chinese_font() -> str:
+    """The CJK font the figure draws Chinese with, or a visible skip on a machine without one."""
+    from dojo.figure import cjk_font
+
+    name = cjk_font()
+    if name is None:
+        pytest.skip("no font with Chinese glyphs for matplotlib (e.g. fonts-noto-cjk): "
+                    "the Chinese PNG is not drawn here")
+    return name
+
+
+def zh_words() -> dict[str, str]:
+    """The figure's words as dojo/locale/zh/compare.toml writes them (compare.png.*)."""
+    import tomllib
+
+    table = tomllib.loads((REPO / "dojo" / "locale" / "zh" / "compare.toml").read_text(encoding="utf-8"))
+    return {key.removeprefix("compare.png."): value for key, value in table.items() if key.startswith("compare.png.")}
+
+
+def drawn_in_chinese(modules, monkeypatch) -> None:
+    """Each battery's figure in Chinese: its heading (the tool's language, wrapped by cells), the
+    pairs' Chinese titles, the labels, the colour bar's label and the key are its text artists,
+    inside the picture, and drawing it warns of no missing glyph (a tofu box)."""
+    import warnings
+
+    from dojo import locale, registry
+    from dojo.batteries import BATTERIES, panel_title
+    from dojo.compare.maps import HEADING_CHARS, png_heading
+    from dojo.figure import drawn_language, figure
+    from dojo.screen import cell_len
+
+    chinese_font()
+    monkeypatch.setattr(locale, "LANGUAGE", "zh")
+    assert drawn_language() == "zh"
+    said = zh_words()
+    for module in modules:
+        battery = BATTERIES[module]
+        titles = [panel.title for panel in battery.panels(battery.map_inputs())]
+        maps = [Map(title, np.eye(3), np.eye(3), np.zeros((3, 3), bool), label=panel_title(battery, title))
+                for title in titles] + [Map("nothing", np.eye(2), None, None, label="没有返回")]
+        heading = png_heading(registry.get(module), battery)
+        assert heading[0].startswith(f"{module} —— {locale.kata_title(registry.get(module), 'zh')}"[:30]), heading
+        assert all(cell_len(line) <= HEADING_CHARS for line in heading), heading
+        fig = figure(maps, heading, "zh")
+        with warnings.catch_warnings():
+            warnings.filterwarnings("error", message=".*[Gg]lyph.*missing")
+            fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        texts = [t for t in fig.texts if t.get_text()]
+        drawn = [t.get_text() for t in texts]
+        chinese = [panel_title(battery, title) for title in titles]
+        labels = [said["reference"], said["yours"], said["yours-none"], said["bar"]]
+        for line in heading + chinese + ["没有返回"] + labels:
+            assert line in drawn, (module, line)
+        english = {title for title, zh in zip(titles, chinese) if title != zh}  # "softmax(x, axis=-1)" is both
+        assert not english & set(drawn), (module, "an English title is drawn")
+        legend = [t.get_text() for t in fig.legends[0].get_texts()]
+        assert legend == [said[f"key.{mark}"] for mark in ("zero", "blocked", "differs", "bad")]
+        for t in texts + fig.legends[0].get_texts():
+            box = t.get_window_extent(renderer)
+            assert box.x0 >= 0 and box.x1 <= fig.bbox.width - MARGIN / 2, (module, t.get_text(), box.x1)
+
+
+def test_a_chinese_figure_draws_its_words_in_chinese_with_every_glyph(monkeypatch):
+    drawn_in_chinese(["flash_attention", "multihead_attention", "paged_attention"], monkeypatch)
+
+
+@pytest.mark.contributors  # every battery drawn: the contributors' suite
+def test_every_battery_draws_its_chinese_figure_with_every_glyph(monkeypatch):
+    from dojo.batteries import BATTERIES
+
+    drawn_in_chinese(sorted(BATTERIES), monkeypatch)
+
+
+def test_compare_png_in_chinese_draws_chinese_when_a_font_is_found(sandbox, tmp_path):
+    """Through the command: the PNG's Title and Description are Chinese, and nothing is said about fonts."""
+    from dojo import locale, registry
+    from dojo.batteries import BATTERIES
+    from dojo.compare.maps import heading_parts
+    from tests.tool.test_compare import png_text
+
+    chinese_font()
+    sandbox.write_kata("causal_self_attention", REPO / "solutions" / "causal_self_attention.py")
+    png = tmp_path / "maps.png"
+    r = sandbox.run("compare", "causal_self_attention", "--no-speed", "--png", str(png), env={"DOJO_LANG": "zh"})
+    assert r.code == 0, r.out + r.err
+    assert zh_words()["no-font"] not in r.out and "热力图已写入" in r.out
+    parts = heading_parts(registry.get("causal_self_attention"), BATTERIES["causal_self_attention"], "zh")
+    assert png_text(png)["Title"] == " ".join(parts)
+    assert parts[0] == f"causal_self_attention —— {locale.kata_title(registry.get('causal_self_attention'), 'zh')}"
+    assert png_text(png)["Description"] == "注意力权重"
+
+
+def test_without_a_chinese_font_the_png_stays_english_and_compare_says_so(sandbox, tmp_path):
+    """The font lookup forced to find nothing (as on a machine without CJK fonts): the figure is
+    the English one, pixel for pixel, and `dojo compare --png` in Chinese says why in one line."""
+    from dojo import registry
+    from dojo.batteries import BATTERIES
+    from dojo.compare.maps import png_heading
+    from dojo.figure import maps_from_json
+    from tests.tool.test_compare import png_text
+
+    hide = tmp_path / "hide"
+    hide.mkdir()
+    (hide / "sitecustomize.py").write_text("import dojo.figure\ndojo.figure.cjk_font = lambda: None  # no CJK font\n")
+    sandbox.write_kata("causal_self_attention", LEAKING_CAUSAL)
+    png, report = tmp_path / "maps.png", tmp_path / "report.json"
+    r = sandbox.run("compare", "causal_self_attention", "--no-speed", "--png", str(png), "--json", str(report),
+                    env={"DOJO_LANG": "zh", "PYTHONPATH": f"{hide}:{REPO}"})
+    assert r.code == 1, r.out + r.err
+    lines = r.out.splitlines()
+    note = zh_words()["no-font"]
+    assert note in lines and "fonts-noto-cjk" in note
+    assert lines[lines.index(note) - 1].startswith("热力图已写入")  # right under the line that names the file
+    heading = png_heading(registry.get("causal_self_attention"), BATTERIES["causal_self_attention"], lang="en")
+    assert png_text(png)["Title"] == " ".join(heading) and png_text(png)["Description"] == "weights"
+    data = json.loads(report.read_text())
+    english = tmp_path / "english.png"
+    english.write_bytes(render_png(maps_from_json(data["maps"]), heading))
+    assert read_png(png)[2].tobytes() == read_png(english)[2].tobytes()
+    r = sandbox.run("compare", "causal_self_attention", "--no-speed", "--png", str(png),
+                    env={"DOJO_LANG": "en", "PYTHONPATH": f"{hide}:{REPO}"})
+    assert r.code == 1 and "English" not in r.out and note not in r.out  # English needs no font of its own
