@@ -291,7 +291,7 @@ def test_interrupting_a_save_in_an_interview_stops_waiting_and_the_interview_goe
         reply, outputs = reply_to(k.client, msg_id, time.monotonic() + 60)
         assert reply["content"]["ename"] == "KeyboardInterrupt"
         said = "".join(m["content"].get("data", {}).get("text/html", "") for m in outputs)
-        assert "Stopped waiting for the judge; the interview goes on" in said
+        assert "Stopped waiting for the judge; the interview goes on" in said, "\n".join(ln for m in outputs for ln in m["content"].get("traceback", []))
         below = [cmdline(p) for p in descendants(k.km.provisioner.process.pid) if running(p)]
         assert any("--interview" in c for c in below), below  # still running, its clock too
         assert (box.state / "interview.json").exists()
