@@ -123,17 +123,16 @@ class NotebookInterview:
         def judged():
             q = self.problem()
             return q is not None and q.get("judged") == want and q.get("verdict")
-        try:
-            done = self.wait_until(judged, handle, "interview")
+        try:  # an interrupt up to the count on screen (even one just after the judge ended) stops here
+            q = self.problem() if self.wait_until(judged, handle, "interview") else None
+            if q is not None and q.get("verdict"):
+                show(html.box(html.interview_count(q["verdict"]) + self.countdown(q)), handle)
+                return None
         except KeyboardInterrupt:
             show(html.note(t_("notebook.interview.stopped-waiting")), handle)
             raise
-        if not done:
-            show("", handle)
-            return self.finished()
-        q = self.problem()
-        show(html.box(html.interview_count(q["verdict"]) + self.countdown(q)), handle)
-        return None
+        show("", handle)  # the interview ended before it judged this save
+        return self.finished()
 
     def countdown(self, p: dict | None = None) -> str:
         from dojo.notebook import html
