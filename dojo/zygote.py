@@ -16,8 +16,10 @@ Steps 1 to 5 are the worker's own code, in ``dojo/zygote_child.py``; this module
 serve loop (``main``): preloading, then spawning, ending and reaping workers on request.
 
 The zygote is a subreaper: a process the candidate's code leaves behind becomes its child and
-is killed. When the process that started it ends (its lifeline pipe closes, even on
-``kill -9``), the zygote kills every worker and exits.
+is killed. When a judge's connection closes (it ended, or was killed in the middle of a call),
+the workers it asked for are killed: only that judge measured their time. When the process that
+started it ends (its lifeline pipe closes, even on ``kill -9``), the zygote kills every worker and
+exits.
 
 Nothing in the judge trusts a worker: it reads only envelopes from it, and measures its time
 and memory from outside (``/proc``).
@@ -77,6 +79,7 @@ def main(address: str, token: str, lifeline: int) -> None:
     selector.register(listener, selectors.EVENT_READ, "listen")
     selector.register(lifeline, selectors.EVENT_READ, "lifeline")
     workers: dict[int, object] = {}  # pid -> None while alive, then its wait status
+    asked: dict[socket.socket, set[int]] = {}  # a judge's connection -> the workers it asked for
     swept = time.monotonic()
     while True:
         if time.monotonic() - swept > 2.0:  # now and then: kill what a worker left behind
@@ -93,9 +96,10 @@ def main(address: str, token: str, lifeline: int) -> None:
             conn = key.fileobj
             try:
                 request, fds = _receive_request(conn)
-            except (OSError, ValueError, EOFError):
+            except (OSError, ValueError, EOFError):  # the judge closed it, or was killed
                 selector.unregister(conn)
                 conn.close()
+                _end_orphans(workers, asked.pop(conn, set()))
                 continue
             if request.get("token") != token:
                 for fd in fds:
@@ -104,6 +108,10 @@ def main(address: str, token: str, lifeline: int) -> None:
                 conn.close()
                 continue
             reply = _handle(request, fds, workers, (listener, conn, lifeline, selector))
+            if request.get("op") == "spawn" and "pid" in reply:
+                for pids in asked.values():  # a pid the system gave again belongs to this judge now
+                    pids.discard(reply["pid"])
+                asked.setdefault(conn, set()).add(reply["pid"])
             try:
                 _send_reply(conn, reply)
             except OSError:
@@ -153,6 +161,19 @@ def _handle(request: dict, fds: list[int], workers: dict, own: tuple) -> dict:
         _sweep(workers)
         return {"status": status}
     return {"error": f"unknown request {op!r}"}
+
+
+def _end_orphans(workers: dict, pids: set[int]) -> None:
+    """End the workers a judge asked for once its connection has closed: a judge killed in the
+    middle of a call (its run gone stale, Ctrl-C) can no longer stop them, and only it measured
+    their time, so a hanging call would spin on until the zygote ends."""
+    from dojo import sandbox
+
+    for pid in pids:
+        if pid in workers and workers[pid] is None:
+            sandbox.kill_tree(pid)
+            _FORGOTTEN.add(pid)  # nobody will ask how it ended
+    _reap(workers)
 
 
 def _sweep(workers: dict) -> None:

@@ -375,3 +375,56 @@ def test_the_magics_refuse_bad_input_clearly_and_compare_shows_its_heatmap(box, 
         assert f"Wrote the maps to {kept}" in shown and kept.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     finally:
         k.close()
+
+
+@pytest.mark.contributors  # a long interview scenario: the contributors' suite
+@pytest.mark.parametrize("when", ["while judging", "after judging", "after an interrupt"])
+def test_a_kernel_that_dies_during_an_interview_with_a_hanging_answer_leaves_nothing_running(box, tmp_path, when):
+    k = Kernel(box, tmp_path)
+    closed = False
+    try:
+        assert k.run("%load_ext dojo")[0]["status"] == "ok"
+        assert k.run("%kata interview softmax --minutes 5")[0]["status"] == "ok"
+        kernel_pid = k.km.provisioner.process.pid
+        if when == "after judging":
+            reply, shown = k.run("%%kata softmax\n" + HANGS)
+            assert "still computing after" in shown or "timed out" in shown.lower(), shown
+            below = descendants(kernel_pid)
+        elif when == "after an interrupt":
+            msg_id = k.client.execute("%%kata softmax\n" + HANGS)
+            deadline, seen = time.monotonic() + 120, ""
+            while "The interviewer is judging your save" not in seen:
+                assert time.monotonic() < deadline, seen
+                try:
+                    msg = k.client.get_iopub_msg(timeout=1.0)
+                except Exception:
+                    continue
+                if msg["parent_header"].get("msg_id") == msg_id:
+                    seen += msg["content"].get("data", {}).get("text/html", "")
+            k.km.interrupt_kernel()
+            reply, _ = reply_to(k.client, msg_id, time.monotonic() + 60)
+            assert reply["content"]["ename"] == "KeyboardInterrupt"
+            below = descendants(kernel_pid)
+        else:
+            k.client.execute("%%kata softmax\n" + HANGS)
+            deadline = time.monotonic() + 120
+            while True:  # the interview's judge is running the hanging answer: its zygote has workers
+                below = descendants(kernel_pid)
+                if sum("zygote" in cmdline(p) for p in below) >= 2:
+                    break
+                assert time.monotonic() < deadline, [cmdline(p) for p in below]
+                try:
+                    k.client.get_iopub_msg(timeout=0.2)
+                except Exception:
+                    pass
+        k.close()  # the kernel is killed (shutdown now=True): the interview gets SIGHUP
+        closed = True
+        deadline = time.monotonic() + 120
+        while left := [p for p in below if running(p)]:
+            assert time.monotonic() < deadline, [cmdline(p) for p in left]
+            time.sleep(0.1)
+        session = json.loads((box.state / "interview.json").read_text())["current"]
+        assert session["kata"] == "softmax"  # kept for `dojo interview --resume`, as after a closed terminal
+    finally:
+        if not closed:
+            k.close()

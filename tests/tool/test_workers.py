@@ -174,3 +174,50 @@ def test_an_in_process_time_limit_fires_again_when_its_first_alarm_is_swallowed(
                         raise
                     # the first alarm is swallowed, as a gc callback would
     assert alarms == 2
+
+
+def test_a_worker_whose_judge_is_killed_mid_call_is_ended_too(tmp_path):
+    """A judge can be killed while its worker runs a hanging call: ``WarmJudge`` kills its shards
+    when a save makes the run stale (``dojo watch``, an interview) or on Ctrl-C, and only the
+    judge measures the worker's time. The worker, in a session of its own, would then spin until
+    the zygote ends (for an interview, until it ends). The zygote ends every worker of a judge
+    whose connection closes."""
+    import signal
+    import time
+
+    from dojo.zygote_handle import Zygote
+
+    Zygote.shared().wait_ready()  # this process's zygote: the forked judge below only connects to it
+    path = kata_file(tmp_path, "while True:\n    pass")
+    read, write = os.pipe()
+    judge = os.fork()
+    if judge == 0:  # the judge: one worker, then a call that never returns
+        try:
+            os.close(read)
+            w = Worker(path, "f", Limits(cpu=3600.0, idle=3600.0, wall=3600.0))
+            w.start()
+            os.write(write, f"{w.pid}\n".encode())
+            w.call({})
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read) as r:
+        pid = int(r.readline())
+
+    def spinning() -> bool:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                return f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+        except OSError:
+            return False
+
+    deadline = time.monotonic() + 60
+    while open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] != "R":  # in the call
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    os.kill(judge, signal.SIGKILL)
+    os.waitpid(judge, 0)
+    deadline = time.monotonic() + 20
+    while spinning():
+        assert time.monotonic() < deadline, f"worker {pid} still runs after its judge was killed"
+        time.sleep(0.05)
