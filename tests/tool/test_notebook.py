@@ -388,7 +388,7 @@ def test_a_kernel_that_dies_during_an_interview_with_a_hanging_answer_leaves_not
         kernel_pid = k.km.provisioner.process.pid
         if when == "after judging":
             reply, shown = k.run("%%kata softmax\n" + HANGS)
-            assert "still computing after" in shown or "timed out" in shown.lower(), shown
+            assert 'class="dojo-interview-count"' in shown, shown  # judged: the count is shown
             below = descendants(kernel_pid)
         elif when == "after an interrupt":
             msg_id = k.client.execute("%%kata softmax\n" + HANGS)
