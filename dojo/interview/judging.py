@@ -39,9 +39,19 @@ class Judging:
         judges what was there when s was pressed, and does not follow.)"""
         iv, env, p = self.iv, self.iv.env, a.problem
         tagged = p.seen
+
+        def following(a: Attempt, tagged) -> bool:
+            """The file now holds other content that counts: readable, saved before the
+            deadline, and no signal waiting (Ctrl-C, a hang-up) that the interview must answer
+            first. A deleted file, or one saved too late, never restarts the run: it would
+            restart for ever."""
+            if iv.signals.got is not None or a.elapsed() >= p.limit_s:
+                return False
+            now = sha(read_bytes(a.path))
+            return now is not None and now != tagged
         iv.say(line(env, (words("interview.judge.checking", clock=clock_text(a.elapsed())), "cyan")))
         while True:
-            stale = (lambda: sha(read_bytes(a.path)) != tagged) if follow else None
+            stale = (lambda: following(a, tagged)) if follow else None
             v = self.judge.judge(a.kata, a.folder, stale=stale)
             if v is not None and not (follow and stale()):
                 break
