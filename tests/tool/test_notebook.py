@@ -271,23 +271,30 @@ def test_a_notebook_interview_judges_saves_and_freezes_the_answer_at_the_hard_st
         k.close()
 
 
+def interrupt_a_hanging_save(k: Kernel) -> str:
+    """Save the hanging answer in the running interview, wait (by a deadline) until the cell
+    waits for the interview's judge, then Kernel → Interrupt; the cell's message id."""
+    msg_id = k.client.execute("%%kata softmax\n" + HANGS)
+    deadline, seen = time.monotonic() + 120, ""
+    while "The interviewer is judging your save" not in seen:
+        assert time.monotonic() < deadline, seen
+        try:
+            msg = k.client.get_iopub_msg(timeout=1.0)
+        except Exception:  # queue.Empty: keep waiting
+            continue
+        if msg["parent_header"].get("msg_id") == msg_id:
+            seen += msg["content"].get("data", {}).get("text/html", "")
+    k.km.interrupt_kernel()
+    return msg_id
+
+
 @pytest.mark.contributors  # a long interview scenario: the contributors' suite
 def test_interrupting_a_save_in_an_interview_stops_waiting_and_the_interview_goes_on(box, tmp_path):
     k = Kernel(box, tmp_path)
     try:
         assert k.run("%load_ext dojo")[0]["status"] == "ok"
         assert k.run("%kata interview softmax --minutes 5")[0]["status"] == "ok"
-        msg_id = k.client.execute("%%kata softmax\n" + HANGS)
-        deadline, seen = time.monotonic() + 120, ""
-        while "The interviewer is judging your save" not in seen:  # the cell is waiting for the judge
-            assert time.monotonic() < deadline, seen
-            try:
-                msg = k.client.get_iopub_msg(timeout=1.0)
-            except Exception:
-                continue
-            if msg["parent_header"].get("msg_id") == msg_id:
-                seen += msg["content"].get("data", {}).get("text/html", "")
-        k.km.interrupt_kernel()
+        msg_id = interrupt_a_hanging_save(k)
         reply, outputs = reply_to(k.client, msg_id, time.monotonic() + 60)
         assert reply["content"]["ename"] == "KeyboardInterrupt"
         said = "".join(m["content"].get("data", {}).get("text/html", "") for m in outputs)
@@ -391,17 +398,7 @@ def test_a_kernel_that_dies_during_an_interview_with_a_hanging_answer_leaves_not
             assert 'class="dojo-interview-count"' in shown, shown  # judged: the count is shown
             below = descendants(kernel_pid)
         elif when == "after an interrupt":
-            msg_id = k.client.execute("%%kata softmax\n" + HANGS)
-            deadline, seen = time.monotonic() + 120, ""
-            while "The interviewer is judging your save" not in seen:
-                assert time.monotonic() < deadline, seen
-                try:
-                    msg = k.client.get_iopub_msg(timeout=1.0)
-                except Exception:
-                    continue
-                if msg["parent_header"].get("msg_id") == msg_id:
-                    seen += msg["content"].get("data", {}).get("text/html", "")
-            k.km.interrupt_kernel()
+            msg_id = interrupt_a_hanging_save(k)
             reply, _ = reply_to(k.client, msg_id, time.monotonic() + 60)
             assert reply["content"]["ename"] == "KeyboardInterrupt"
             below = descendants(kernel_pid)
