@@ -118,12 +118,13 @@ class NotebookInterview:
         if unchanged:
             self.press("t")  # no save to notice: judge it now
         want = sha(data)
-        handle = show(html.progress(self.kata, 0.0, what="interview"))
 
         def judged():
             q = self.problem()
             return q is not None and q.get("judged") == want and q.get("verdict")
-        try:  # an interrupt up to the count on screen (even one just after the judge ended) stops here
+        handle = None
+        try:  # an interrupt from the first progress line to the count on screen stops here
+            handle = show(html.progress(self.kata, 0.0, what="interview"))
             q = self.problem() if self.wait_until(judged, handle, "interview") else None
             if q is not None and q.get("verdict"):
                 show(html.box(html.interview_count(q["verdict"]) + self.countdown(q)), handle)
