@@ -40,7 +40,7 @@ class Judging:
         iv, env, p = self.iv, self.iv.env, a.problem
         tagged = p.seen
 
-        def following(a: Attempt, tagged) -> bool:
+        def following() -> bool:
             """The file now holds other content that counts: readable, saved before the
             deadline, and no signal waiting (Ctrl-C, a hang-up) that the interview must answer
             first. A deleted file, or one saved too late, never restarts the run: it would
@@ -51,7 +51,7 @@ class Judging:
             return now is not None and now != tagged
         iv.say(line(env, (words("interview.judge.checking", clock=clock_text(a.elapsed())), "cyan")))
         while True:
-            stale = (lambda: following(a, tagged)) if follow else None
+            stale = following if follow else None
             v = self.judge.judge(a.kata, a.folder, stale=stale)
             if v is not None and not (follow and stale()):
                 break
