@@ -26,7 +26,6 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, Phase, settings
-from hypothesis.database import DirectoryBasedExampleDatabase
 
 from dojo import registry
 from dojo.loader import KataProblem, KataTimeout, check_source
@@ -36,25 +35,31 @@ TESTS = ROOT / "tests"
 KATA_BY_TEST = {TESTS / f"test_{k.module}.py": k for k in registry.KATAS}
 
 # -- Hypothesis profiles -------------------------------------------------------------------
-# dojo      the practice loop: deterministic and fast, so a verdict is quick and repeatable.
-# dojo-ci   built on Hypothesis's own ``ci`` profile (loaded whenever CI is set): more examples.
+# dojo      the practice loop: 20 fresh examples per property each run, from the run's seed
+#           (tests/seeding.py); the last run's failure is tried first.
+# dojo-ci   built on Hypothesis's own ``ci`` profile (loaded whenever CI is set): derandomised,
+#           more examples.
 # thorough  random and long: run it before you call a kata done (``--hypothesis-profile``).
 _COMMON = dict(
     deadline=None,
+    # Registered while Hypothesis's ``ci`` profile may be the default (CI set): say it, or the
+    # practice and thorough profiles (and the self-check on its fixed seeds) inherit its
+    # derandomisation and run one fixed set of examples whatever the seed.
+    derandomize=False,
     report_multiple_bugs=False,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-# The practice profile keeps no example database: its examples are the same every run, and a
-# replayed old failure would ask the oracle about an input nobody shipped an answer for.
 settings.register_profile(
-    "dojo", max_examples=20, derandomize=True, database=None,
-    phases=[Phase.explicit, Phase.generate, Phase.shrink], **_COMMON,
+    "dojo", max_examples=20, phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink], **_COMMON,
 )
-settings.register_profile("dojo-ci", parent=settings.get_profile("ci"), max_examples=60, **_COMMON)
+settings.register_profile(
+    "dojo-ci", parent=settings.get_profile("ci"), max_examples=60, **dict(_COMMON, derandomize=True),
+)
 settings.register_profile("thorough", max_examples=400, **_COMMON)
-#: The self-check runs every property against many implementations, with the examples a
-#: candidate's practice run gets (the deterministic ``dojo`` profile), so "the judge catches
-#: this bug" holds for exactly what a candidate runs. It only needs a verdict: no shrinking.
+#: The self-check runs every property against many implementations, with as many examples as
+#: a candidate's practice run gets, on fixed seeds (tests/meta/selfcheck.py), so "the judge
+#: catches this bug" is a statement about practice runs that repeats. It only needs a
+#: verdict: no shrinking, no database.
 SELF_CHECK = settings(
     parent=settings.get_profile("dojo"),
     phases=[Phase.explicit, Phase.generate],
@@ -125,17 +130,19 @@ def pytest_configure(config):
     config.dojo_failed = set()
     config.dojo_records = []
     config.dojo_printed = []
-    # The random profile replays what it found before, from one example database per
-    # implementation folder: a failure found in one implementation is never replayed against
-    # another.
-    tag = hashlib.sha1(str(impl).encode()).hexdigest()[:10]
-    database = DirectoryBasedExampleDatabase(str(ROOT / ".hypothesis" / "dojo" / f"{impl.name}-{tag}"))
-    settings.register_profile(
-        "thorough", parent=settings.get_profile("thorough"), database=database
-    )
+    from tests import seeding
+
+    state_dir = Path(os.environ.get("DOJO_STATE_DIR") or ROOT / ".dojo")
+    database = seeding.example_database(state_dir, impl)
+    for name in ("dojo", "thorough"):
+        settings.register_profile(name, parent=settings.get_profile(name), database=database)
     if not config.getoption("hypothesis_profile", None):
-        settings.load_profile("dojo-ci" if os.environ.get("CI") else "dojo")
-    _examples_from_the_tests_alone()
+        settings.load_profile("dojo-ci" if seeding.in_ci() else "dojo")
+    else:
+        settings.load_profile(config.getoption("hypothesis_profile"))
+    config.dojo_seed, config.dojo_seed_given = seeding.choose(config)
+    if config.pluginmanager.hasplugin("xdist") and not hasattr(config, "workerinput"):
+        config.pluginmanager.register(seeding.ToWorkers(config.dojo_seed), "dojo-run-seed")
     from dojo import sandbox
 
     if os.environ.get("DOJO_DIE_WITH", "").isdigit():  # started by the dojo tool: end with it
@@ -149,20 +156,6 @@ def pytest_configure(config):
         Zygote.shared()  # the process that runs the candidates' code starts while pytest collects
     config.dojo_watchdog = None
     config.dojo_pending = []
-
-
-def _examples_from_the_tests_alone() -> None:
-    """Hypothesis also draws, now and then, constants it finds in the source of every *local*
-    module loaded in the process: conftest.py and dojo/*.py here (and the kata file itself, while
-    the candidate's code ran in this process). An edit to any of those changed the examples of
-    the deterministic practice profile, and with them the shipped answers they need. The
-    examples come from the tests and their strategies alone: Hypothesis's pool of local
-    constants is kept empty (its own, global pool stays). Checked against every Hypothesis
-    version pyproject.toml allows (tests/meta/hypothesis_versions.sh)."""
-    from hypothesis.internal.conjecture import providers
-
-    empty = providers.Constants()
-    providers._get_local_constants = lambda: empty
 
 
 def _start_watchdog(config):
@@ -183,8 +176,10 @@ def pytest_report_header(config):
 
     abi = sandbox.landlock_abi()
     where = message("pytest.header.sandboxed", abi=abi) if abi else message("pytest.header.process-only")
+    seed = (t("pytest.header.seed", seed=config.dojo_seed) if config.dojo_seed is not None
+            else t("pytest.header.derandomised"))
     return (t("pytest.header.judging", impl=str(config.dojo_impl), profile=settings._current_profile) + "\n"
-            + t("pytest.header.runs-in", where=where))
+            + seed + "\n" + t("pytest.header.runs-in", where=where))
 
 
 ANSWER_FOLDERS = (ROOT / "katas", ROOT / "solutions")
@@ -265,7 +260,10 @@ def _split_suites(config, items) -> None:
 
 
 def pytest_collection_modifyitems(session, config, items):
+    from tests import seeding
+
     _split_suites(config, items)
+    seeding.apply(items, config.dojo_seed, replay=config.dojo_seed_given)
     groups: dict[str, list] = {}
     for item in items:
         kata = _kata_of(item)
@@ -408,13 +406,9 @@ def _fingerprint(value, h=None):
 
 
 def _bound_shrinking(item) -> None:
-    """Once a property fails, shrink for at most SHRINK_SECONDS, and tell the oracle it is
-    shrinking (it then skips inputs whose answer would need torch to be imported)."""
+    """Once a property fails, shrink for at most SHRINK_SECONDS."""
     from hypothesis.errors import UnsatisfiedAssumption
 
-    from tests import oracle
-
-    oracle.shrinking = False
     hyp = getattr(getattr(item, "obj", None), "hypothesis", None)
     if hyp is None or getattr(hyp.inner_test, "_dojo_bounded", False):
         return
@@ -430,7 +424,6 @@ def _bound_shrinking(item) -> None:
         if hasattr(kwargs.get("kata"), "calls"):
             kwargs["kata"].calls = []  # the calls of this example only
         if state["since"] is not None:
-            oracle.shrinking = True
             if time.monotonic() - state["since"] > SHRINK_SECONDS and fingerprint not in state["failed"]:
                 reject()  # out of time: only the inputs that already failed are replayed
         try:
@@ -699,7 +692,7 @@ def _write_report(config, complete: bool) -> None:
     tmp = f"{path}.tmp{os.getpid()}"
     with open(tmp, "w", encoding="utf-8") as f:
         json.dump(
-            {"impl": str(config.dojo_impl), "complete": complete,
+            {"impl": str(config.dojo_impl), "complete": complete, "seed": config.dojo_seed,
              "expected": getattr(config, "dojo_expected", {}), "records": config.dojo_records,
              "sandbox": getattr(config, "dojo_sandbox", None),
              "usage": {k: {"calls": f.calls, "cpu": round(f.cpu_used, 3)}
@@ -711,8 +704,6 @@ def _write_report(config, complete: bool) -> None:
 
 
 def pytest_sessionfinish(session, exitstatus):
-    import sys
-
     config = session.config
     if getattr(config, "dojo_pending", None):
         _diagnose_pending(config)
@@ -727,9 +718,6 @@ def pytest_sessionfinish(session, exitstatus):
         Zygote._mine.close()
     if getattr(config, "dojo_expected", None):
         _end_leftover_processes()
-    oracle = sys.modules.get("tests.oracle") or sys.modules.get("oracle")
-    if oracle is not None:
-        oracle.flush()
     expected = getattr(config, "dojo_expected", {})
     done = {}
     for r in config.dojo_records:

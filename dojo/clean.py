@@ -9,7 +9,6 @@ directly inside ``<state>/attempts/`` are ever removed; a symbolic link is left 
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 from dataclasses import dataclass
@@ -65,7 +64,9 @@ def open_folders(env: Env) -> list[Path]:
     from dojo.interview import state
 
     try:
-        session = state.from_json(env, json.loads(state.session_path(env).read_text(encoding="utf-8")))
+        from dojo import safe_read
+
+        session = state.from_json(env, safe_read.read_json(state.session_path(env)))
     except (OSError, ValueError):
         return []
     folders = [session.current.folder] if session.current else []
@@ -81,7 +82,10 @@ def readable_history(env: Env) -> list[dict] | None:
     records = history.read(env)
     if existed and not records:
         try:
-            if path.read_text(encoding="utf-8").strip():
+            from dojo import safe_read
+
+            text = safe_read.read_text(path)
+            if text is None or text.strip():  # set aside (gone now) or unreadable: unknown
                 return None
         except (OSError, ValueError):
             return None
@@ -123,6 +127,10 @@ def ask(env: Env, question: str) -> bool:
 
 
 def cmd_clean(env: Env, args) -> int:
+    from dojo import warm
+
+    if not getattr(args, "dry_run", False) and warm.stop(env.root):
+        env.say(words("cli.clean.warm-judge"))
     attempts = env.state_dir / "attempts"
     shown = where(attempts, env) + "/"
     if not attempts.is_dir():

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from dojo.env import Env
 from dojo.messages import t
-from dojo.state import CannotWrite, atomic_write_text, read_error, read_text, set_aside, where
+from dojo.state import CannotWrite, atomic_write_text, loads, read_error, read_text, set_aside, where
 from dojo.verdict import migrate_summary
 
 
@@ -45,7 +45,7 @@ def _read(env: Env) -> tuple[list[dict], bool]:
         for n, line in enumerate(text.splitlines(), 1):
             if not line.strip():
                 continue
-            rec = json.loads(line)
+            rec = loads(line)
             if not isinstance(rec, dict) or "kata" not in rec:
                 raise ValueError(t("state.history.not-record", line=n))
             records.append(_migrated(rec))

@@ -51,9 +51,11 @@ def saved(state_dir: Path | None) -> str | None:
     if state_dir is None:
         return None
     try:
-        value = (Path(state_dir) / SAVED_FILE).read_text(encoding="utf-8").strip()
+        from dojo import safe_read  # never blocks: a FIFO or a device there is ignored
+
+        value = (safe_read.read_text(Path(state_dir) / SAVED_FILE, limit=4096) or "").strip()
         return normalise(value, "saved")
-    except (OSError, UnicodeDecodeError, LanguageError):
+    except (OSError, ValueError, LanguageError):
         return None
 
 

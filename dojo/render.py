@@ -300,7 +300,12 @@ def verdict_lines(env: Env, verdict, kata, shown_file: str, show_details: bool =
                 line(env)]
         if len(failures) > 1:
             out.append(line(env, ("  " + t("verdict.more-failing", count=len(failures) - 1), "dim")))
-    seconds = t("verdict.seconds", seconds=f"{v.seconds:.1f}")
+    seed = getattr(v, "seed", None)
+    seconds = (t("verdict.seconds-seed", seconds=f"{v.seconds:.1f}", seed=seed) if seed is not None
+               else t("verdict.seconds", seconds=f"{v.seconds:.1f}"))
+    if failures and seed is not None and show_details:
+        out.append(line(env, ("  " + t("verdict.replay", command=keep(f"`dojo test {kata.module} --seed {seed}`")),
+                              "dim"), hang=4))
     if v.state == "passed":
         out.append(line(env, (t("verdict.passed", count_text=pass_count(v.passed, v.total)), "green bold"), seconds))
     else:

@@ -52,7 +52,8 @@ def _results(verdict: Verdict, kata: registry.Kata) -> dict:
     from dojo.verdict import property_titles
 
     top = {"kata": kata.module, "state": verdict.state, "passed": verdict.passed, "total": verdict.total,
-           "seconds": round(verdict.seconds, 3), "sandbox": verdict.sandbox}
+           "seconds": round(verdict.seconds, 3), "sandbox": verdict.sandbox,
+           "seed": verdict.seed}
     file_level = verdict.state in ("not-started", "cannot-import", "numpy-only", "error") or (
         verdict.state == "timed-out" and not verdict.total)
     if file_level:

@@ -1,11 +1,13 @@
 """Run the judge (pytest on one kata's tests) against one implementation and read its verdict.
 
-Two ways, same verdict:
-- ``judge()`` starts a fresh ``python -m pytest`` process: nothing of the candidate's code can
-  crash or hang the tool.
-- ``WarmJudge`` (watch and interview modes) imports pytest, Hypothesis and NumPy once, then
-  forks a child for every run, so a save is judged without paying for those imports again.
-Either way the whole run is bounded by a timeout and killed when it overruns.
+Three ways, same verdict:
+- the warm judge (``dojo/judge_server.py``): a long-lived process of this checkout that has
+  imported pytest, Hypothesis, NumPy and torch forks one pytest child per shard. Every route
+  (``dojo test``, ``dojo check``, watch, interview, compare, the notebook) asks it first.
+- where there is none (no fork, no private socket folder, ``DOJO_WARM=0``): ``judge()`` starts
+  fresh ``python -m pytest`` processes, and ``WarmJudge`` forks from the tool's own process.
+Either way the whole run is bounded by a timeout and killed when it overruns, and the
+candidate's code runs only in the sandboxed worker.
 """
 
 from __future__ import annotations
@@ -31,7 +33,15 @@ __all__ = ["Verdict", "WarmJudge", "judge", "read_verdict"]
 RUN_TIMEOUT = 60.0
 
 
-def pytest_args(env: Env, kata: registry.Kata, impl_dir: Path, report: Path, shard: str | None = None) -> list[str]:
+def new_seed() -> int:
+    """The seed of one run: every shard of a verdict draws from the same one."""
+    import random
+
+    return random.SystemRandom().randrange(2**32)
+
+
+def pytest_args(env: Env, kata: registry.Kata, impl_dir: Path, report: Path, shard: str | None = None,
+                seed: int | None = None) -> list[str]:
     args = [
         str(env.test_file(kata)),
         # NAME=VALUE, one token each: pytest reads its arguments before it knows these
@@ -41,13 +51,18 @@ def pytest_args(env: Env, kata: registry.Kata, impl_dir: Path, report: Path, sha
         "-q", "--no-header", "-p", "no:cacheprovider", "-p", "no:warnings", "-p", "no:xdist",
         f"--rootdir={env.root}",
     ]
+    if seed is not None:
+        args.append(f"--hypothesis-seed={seed}")
     return args + ([f"--dojo-shard={shard}"] if shard else [])
 
 
-def child_environ(env: Env | None = None) -> dict:
+def child_environ(env: Env | None = None, run_seed: int | None = None) -> dict:
     """The judge's environment; with ``env``, the width its verdict will be shown at
-    (``$DOJO_COLUMNS``: the judge formats arrays to fit it)."""
+    (``$DOJO_COLUMNS``: the judge formats arrays to fit it); with ``run_seed``, the seed every
+    shard draws from (tests/seeding.py)."""
     environ = dict(os.environ)
+    if run_seed is not None:
+        environ["DOJO_RUN_SEED"] = str(run_seed)
     environ.pop("PYTHONDONTWRITEBYTECODE", None)  # let pytest cache its rewritten modules
     environ["DOJO_DIE_WITH"] = str(os.getpid())  # the judge ends when this tool does, even on kill -9
     return screen.judge_environ(env, environ) if env is not None else environ
@@ -66,6 +81,8 @@ def read_records(reports: list[Path], expected: dict | None = None) -> list[dict
                     expected[kata] = expected.get(kata, 0) + int(n)
             if expected is not None and isinstance(data.get("sandbox"), dict):
                 expected["\x00sandbox"] = data["sandbox"]
+            if expected is not None and isinstance(data.get("seed"), int) and not isinstance(data["seed"], bool):
+                expected["\x00seed"] = data["seed"]
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
     records = [normalise(r) for r in records]
@@ -83,8 +100,9 @@ def read_verdict(kata: registry.Kata, report: Path | list[Path], seconds: float,
     expected: dict = {}
     records = read_records(report if isinstance(report, list) else [report], expected)
     sandbox = expected.pop("\x00sandbox", None)
+    seed = expected.pop("\x00seed", None)
     verdict = _verdict(kata, records, expected, seconds, output)
-    verdict.sandbox = sandbox
+    verdict.sandbox, verdict.seed = sandbox, seed
     return verdict
 
 
@@ -126,27 +144,57 @@ def _verdict(kata: registry.Kata, records, expected: dict, seconds: float, outpu
     return Verdict(kata.module, state, passed, total, records, seconds)
 
 
-def judge(env: Env, kata: registry.Kata, impl_dir: Path, timeout: float = RUN_TIMEOUT) -> Verdict:
-    """Judge ``impl_dir/<kata>.py`` in fresh pytest processes, one per shard (``dojo test``).
+def judge(env: Env, kata: registry.Kata, impl_dir: Path, timeout: float = RUN_TIMEOUT,
+          seed: int | None = None) -> Verdict:
+    """Judge ``impl_dir/<kata>.py``: by the warm judge, else in fresh pytest processes, one per
+    shard. ``seed``: replay that run exactly (``dojo test --seed``)."""
+    verdict = warm_judge(env, kata, impl_dir, timeout, seed=seed)
+    if verdict is None:
+        verdict = cold_judge(env, kata, impl_dir, timeout, seed)
+    return verdict
 
-    Fresh processes, not forks of this one: a forked judge inherits this process's memory, and
-    Hypothesis's derandomised examples were seen to depend on it (its labels hash reprs that
-    hold addresses), so a fork could ask the oracle about examples whose answers are not
-    shipped, and import torch. A fresh process draws what plain pytest draws."""
+
+def warm_judge(env: Env, kata: registry.Kata, impl_dir: Path, timeout: float = RUN_TIMEOUT, stale=None,
+               seed: int | None = None):
+    """The verdict of the warm judge (dojo/judge_server.py); None where there is none;
+    ``warm.STALE`` if ``stale()`` became true meanwhile (the run was stopped)."""
+    from dojo import warm
+
+    with tempfile.TemporaryDirectory(prefix="dojo-") as tmp:
+        n = shard_count()
+        reports = [Path(tmp) / f"verdict{i}.json" for i in range(n)]
+        log = Path(tmp) / "output.txt"
+        shards = [pytest_args(env, kata, impl_dir, reports[i], f"{i}/{n}" if n > 1 else None, seed)
+                  for i in range(n)]
+        start = time.monotonic()
+        outcome = warm.run(shards, child_environ(env, new_seed()), env.root, log, start + timeout, stale)
+        if outcome is None or outcome == warm.STALE:
+            return outcome
+        if outcome == "timeout":
+            return Verdict(kata.module, "timed-out", seconds=timeout,
+                           problem=message("verdict.judge-timeout", seconds=f"{timeout:g}"))
+        output = log.read_text(errors="replace") if log.exists() else ""
+        return read_verdict(kata, reports, time.monotonic() - start, output)
+
+
+def cold_judge(env: Env, kata: registry.Kata, impl_dir: Path, timeout: float = RUN_TIMEOUT,
+               seed: int | None = None) -> Verdict:
+    """Judge ``impl_dir/<kata>.py`` in fresh pytest processes, one per shard."""
     _share_a_zygote()
     with tempfile.TemporaryDirectory(prefix="dojo-") as tmp:
         n = shard_count()
         reports = [Path(tmp) / f"verdict{i}.json" for i in range(n)]
         log = Path(tmp) / "output.txt"
         start = time.monotonic()
+        run_seed = new_seed()
         procs: list[subprocess.Popen] = []
         try:
             with open(log, "ab") as out:
                 for i in range(n):
                     shard = f"{i}/{n}" if n > 1 else None
                     procs.append(subprocess.Popen(
-                        [sys.executable, "-m", "pytest", *pytest_args(env, kata, impl_dir, reports[i], shard)],
-                        cwd=env.root, env=child_environ(env), stdin=subprocess.DEVNULL, stdout=out,
+                        [sys.executable, "-m", "pytest", *pytest_args(env, kata, impl_dir, reports[i], shard, seed)],
+                        cwd=env.root, env=child_environ(env, run_seed), stdin=subprocess.DEVNULL, stdout=out,
                         stderr=out, start_new_session=True,  # its own process group, killed as one
                     ))
             deadline = start + timeout
@@ -179,22 +227,6 @@ def _share_a_zygote() -> None:
         Zygote._mine = Zygote.start(export=True)
 
 
-def judge_in_subprocess(env: Env, kata: registry.Kata, impl_dir: Path, timeout: float = RUN_TIMEOUT) -> Verdict:
-    """Judge ``impl_dir/<kata>.py`` in fresh pytest processes (where there is no fork)."""
-    return judge(env, kata, impl_dir, timeout)
-
-
-def _die_with_parent() -> None:
-    """Linux: this process gets SIGKILL when the tool that forked it dies, even by kill -9."""
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-
-
 def shard_count() -> int:
     """How many forked judges share one kata's properties: one per core, two at most."""
     try:
@@ -205,19 +237,29 @@ def shard_count() -> int:
 
 
 class WarmJudge:
-    """Imports the judge once; each run forks children that split a kata's properties (POSIX).
+    """A judge that is warm before the first run (watch, interview: the clock starts after it).
 
-    The parent imports pytest, Hypothesis, NumPy, the judge's conftest and shared modules, so a
-    child only imports the kata's test module, collects and runs. Children start in their own process
-    group with default signal handlers, and a run that overruns its deadline, or whose file
-    changed under it (``stale``), is ended by killing those groups.
+    Where the warm judge (dojo/judge_server.py) can run, this waits until it is ready and asks
+    it. Elsewhere (POSIX without it) this process imports pytest, Hypothesis, NumPy, torch and
+    the judge's modules once, and each run forks children that split a kata's properties.
+    Children start in their own process group with default signal handlers, and a run that
+    overruns its deadline, or whose file changed under it (``stale``), is ended by killing
+    those groups.
     """
 
     def __init__(self, env: Env, shards: int | None = None):
+        from dojo import warm
+
         self.env = env
-        self.forking = hasattr(os, "fork")
         self.shards = shards or shard_count()
         self.prepared: set[str] = set()
+        try:
+            server = warm.connect(env.root)
+        except OSError:
+            server = None
+        self.forking = server is None and hasattr(os, "fork")
+        if server is not None:
+            server.close()
         if self.forking:
             from dojo.workers import Zygote
 
@@ -231,8 +273,8 @@ class WarmJudge:
             import pytest  # noqa: F401
 
     def prepare(self, kata: registry.Kata) -> None:
-        """Import the judge's shared modules in this process, so every forked run starts with
-        them loaded."""
+        """Import the judge's shared modules and torch in this process, so every forked run
+        starts with them loaded."""
         if kata.module in self.prepared or not self.forking:
             return
         self.prepared.add(kata.module)
@@ -241,14 +283,11 @@ class WarmJudge:
         try:
             if str(self.env.root) not in sys.path:
                 sys.path.insert(0, str(self.env.root))
-            importlib.import_module("conftest")
-            # Not the kata's test module nor its compare inputs: with either imported here,
-            # some katas' derandomised examples came out different in the child (seen, not
-            # understood), and then their shipped oracle answers miss and torch is imported.
-            importlib.import_module("tests.judge")
-            importlib.import_module("tests.strategies")
-            importlib.import_module("tests.oracle")
-            importlib.import_module("dojo.diagnosis")
+            # not the kata's test module: its @given would keep the settings in force now,
+            # before the child's pytest loads its profile
+            for name in ("conftest", "tests.judge", "tests.strategies", "dojo.diagnosis"):
+                importlib.import_module(name)
+            importlib.import_module("tests.oracle").torch()
         except Exception:  # the child will import it again and report whatever is wrong
             pass
 
@@ -256,8 +295,15 @@ class WarmJudge:
               stale=None) -> Verdict | None:
         """The verdict on ``impl_dir/<kata>.py``; None if ``stale()`` became true meanwhile (the
         run was stopped: judge the new content instead)."""
+        from dojo import warm
+
+        verdict = warm_judge(self.env, kata, impl_dir, timeout, stale)
+        if verdict == warm.STALE:
+            return None
+        if verdict is not None:
+            return verdict
         if not self.forking:
-            return judge_in_subprocess(self.env, kata, impl_dir, timeout)
+            return cold_judge(self.env, kata, impl_dir, timeout)
         self.prepare(kata)
         with tempfile.TemporaryDirectory(prefix="dojo-") as tmp:
             n = self.shards
@@ -313,7 +359,9 @@ class WarmJudge:
         code = 3
         try:  # the child: its own process group, default signals, then a pytest run
             os.setpgid(0, 0)
-            _die_with_parent()
+            from dojo import sandbox
+
+            sandbox.die_with_parent()
             for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGWINCH,
                         signal.SIGCHLD, signal.SIGALRM, signal.SIGPIPE):
                 signal.signal(sig, signal.SIG_DFL)

@@ -22,6 +22,7 @@ import os
 import time
 from pathlib import Path
 
+from dojo import safe_read
 from dojo.env import Env
 from dojo.messages import t
 from dojo.stubs import BODY
@@ -146,11 +147,14 @@ def atomic_write_text(path: Path, text: str, env: Env | None = None) -> None:
 
 
 def read_text(path: Path) -> str | None:
-    """The file's text, None when there is no file; anything that is there but unreadable raises."""
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None
+    """The file's text, None when there is no file; anything that is there but unreadable raises
+    (``dojo.safe_read``: never blocks, bounded in size; a FIFO or a device is refused)."""
+    return safe_read.read_text(path)
+
+
+def loads(text: str):
+    """A state file's JSON, its depth bounded before it is parsed (``dojo.safe_read``)."""
+    return safe_read.loads(text)
 
 
 def set_aside(path: Path, env: Env, why: str) -> Path | None:
@@ -178,6 +182,12 @@ def read_error(e: Exception) -> str:
     """Why a state file could not be read, in a few words."""
     if isinstance(e, IsADirectoryError):
         return t("state.why.folder")
+    if isinstance(e, safe_read.NotAFile):
+        return t(f"state.why.{e.kind}")
+    if isinstance(e, safe_read.TooLarge):
+        return t("state.why.too-large", size=f"{e.limit // 2**20} MiB")
+    if isinstance(e, safe_read.TooDeep):
+        return t("state.why.too-deep", depth=e.limit)
     if isinstance(e, UnicodeDecodeError):
         return t("state.why.not-utf8")
     if isinstance(e, OSError):
@@ -263,7 +273,7 @@ class Store:
         try:
             text = read_text(self.path)
             if text is not None:
-                loaded = json.loads(text)
+                loaded = loads(text)
                 problem = state_problem(loaded)
                 if problem:
                     raise ValueError(problem)
@@ -368,29 +378,3 @@ class Store:
         if not folder.is_dir():
             return []
         return sorted(folder.glob("*.py"), key=lambda p: (p.stat().st_mtime_ns, p.name))
-
-
-def check_oracle_cache(env: Env) -> bool:
-    """Can the judge keep torch's answers in ``<state>/cache``? When that folder cannot be
-    written (a full disk, a read-only repository) the judge is told not to try
-    (``DOJO_ORACLE_READONLY=1``, inherited by its process): it still reads the answers shipped
-    with the repository and gives its verdict; said once. False when the cache is off."""
-    if os.environ.get("CI") or os.environ.get("DOJO_ORACLE_CACHE", "1") == "0":
-        return False
-    probe = env.state_dir / "cache" / ".write-probe"
-    existed = probe.parent.is_dir()
-    try:
-        atomic_write_bytes(probe, b"ok\n", env)
-        probe.unlink()
-    except (CannotWrite, OSError) as e:
-        if not existed:  # leave nothing behind, not even the empty folder
-            try:
-                probe.parent.rmdir()
-            except OSError:
-                pass
-        os.environ["DOJO_ORACLE_READONLY"] = "1"
-        why = e.strerror if isinstance(e, CannotWrite) else t("state.cannot-write", path=where(probe.parent, env),
-                                                               reason=reason(e))
-        env.warn_once(t("state.no-oracle-cache", error=why))
-        return False
-    return True

@@ -48,6 +48,8 @@ class Verdict:
     output: str = ""
     #: What the worker that ran the candidate's code could enforce (Landlock ABI, no processes).
     sandbox: dict | None = None
+    #: The run's seed (tests/seeding.py): ``dojo test KATA --seed N`` draws the same examples.
+    seed: int | None = None
 
     @property
     def ok(self) -> bool:

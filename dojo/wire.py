@@ -27,10 +27,16 @@ import re
 import socket
 import struct
 
+from dojo import safe_read  # stdlib only; imported here, before any worker's import hook
+
 MAGIC = b"DOJO1"
 #: The largest message either side accepts (one full 2048 × 2048 float64 matrix is 32 MiB).
 MAX_FRAME = 256 * 2**20
 MAX_DEPTH = 32
+#: The deepest JSON nesting a header may have, counted before it is parsed (``dojo.safe_read``):
+#: a value nested ``MAX_DEPTH`` deep takes at most three JSON levels per level (a dict's pair in
+#: its list in its node), under the header's own few. Deeper is refused, never parsed.
+HEADER_DEPTH = 3 * (MAX_DEPTH + 2) + 8
 #: How much of a foreign object's repr travels.
 REPR_CHARS = 300
 
@@ -198,7 +204,7 @@ def decode(data: bytes):
     (size,) = struct.unpack_from("<I", data, len(MAGIC))
     start = len(MAGIC) + 4
     try:
-        header = json.loads(data[start:start + size])
+        header = _loads(data[start:start + size])
         tree, sizes = header["v"], header["blobs"]
     except (ValueError, KeyError, TypeError) as e:
         raise WireError(f"a malformed header ({e})") from None
@@ -211,6 +217,14 @@ def decode(data: bytes):
     if offset != len(data):
         raise WireError("blob sizes do not add up to the message")
     return _value(tree, blobs, 0)
+
+
+def _loads(data: bytes):
+    """A header's JSON, its nesting bounded before it is parsed (``WireError`` past it)."""
+    try:
+        return safe_read.loads(data, HEADER_DEPTH)
+    except safe_read.TooDeep:
+        raise WireError(f"a header nested more than {HEADER_DEPTH} levels deep") from None
 
 
 def _value(node, blobs: list, depth: int):
@@ -297,7 +311,7 @@ def parse(payload: bytes) -> tuple[dict, dict]:
     """A frame's payload as ``(message, values)``."""
     try:
         (n,) = struct.unpack_from("<I", payload, 0)
-        header = json.loads(payload[4:4 + n])
+        header = _loads(payload[4:4 + n])
         message, trees, sizes = header["m"], header["v"], header["b"]
     except (struct.error, ValueError, UnicodeDecodeError, KeyError, TypeError) as e:
         raise WireError(f"a malformed frame ({e})") from None

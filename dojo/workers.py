@@ -9,7 +9,9 @@ waits, reading three things the candidate's code cannot forge because they come 
 - **CPU time.** A call may use ``Limits.cpu`` seconds of CPU; past that it is stopped. A busy
   machine slows the wall clock, not this.
 - **Waiting.** A call that is not runnable (sleeping, blocked) and uses next to no CPU for
-  ``Limits.idle`` seconds is stopped: ``time.sleep``, a lock, a blocking read.
+  ``Limits.idle`` seconds is stopped: ``time.sleep``, a lock, a blocking read; so is one seen
+  asleep for ``Limits.asleep`` seconds in all, in short naps between bursts of work (a busy
+  machine keeps a process runnable, never asleep: this counts no time the machine took).
 - **Wall clock**, only as a generous backstop (``Limits.wall``).
 
 What the worker prints arrives on a pipe and is kept up to ``OUTPUT_LIMIT`` characters a call
@@ -31,7 +33,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dojo import loader, procfs, wire
+from dojo import answers, loader, procfs, wire
 from dojo.messages import message
 from dojo.messages import text as message_text
 from dojo.zygote_handle import Zygote
@@ -46,6 +48,7 @@ MARK_EVERY = 0.02
 class Limits:
     cpu: float = 2.0  # CPU seconds one call may take
     idle: float = 5.0  # seconds one call may wait without computing
+    asleep: float = 10.0  # seconds one call may spend asleep in all (naps between bursts)
     wall: float = 120.0  # the backstop, in wall-clock seconds
     load_cpu: float = 10.0  # importing the kata file
     memory: int = 2 * 2**30  # address space a worker may add to what NumPy already takes
@@ -251,7 +254,7 @@ class Worker:
             self._cpu_mark, self._cpu_mark_at = procfs.cpu(self.pid), time.monotonic()
         start_cpu = self._cpu_mark
         started = last = time.monotonic()
-        idle = 0.0
+        idle = asleep = 0.0
         window_start, window_cpu, window_runnable, window_samples = last, start_cpu, 0, 0
         if self._buffer:  # a frame that arrived with the previous one
             try:
@@ -298,6 +301,10 @@ class Worker:
                     return self._hung("wall", now - started, self.limits.wall, what)
                 window_samples += 1
                 window_runnable += state == "R"
+                if state in ("S", "D"):  # asleep or blocked since the last look, as far as we know
+                    asleep += now - last
+                    if asleep >= self.limits.asleep:
+                        return self._hung("asleep", asleep, self.limits.asleep, what)
                 if now - window_start >= 1.0:
                     share = (used - window_cpu) / (now - window_start)
                     waiting = share < 0.05 and window_runnable < 0.2 * window_samples
@@ -311,6 +318,9 @@ class Worker:
             raise
 
     def _reply(self, answer: dict, values: dict, cpu: float) -> Reply:
+        wrong = answers.problem(answer, values)  # every field checked for its type before use
+        if wrong is not None:
+            return self._broken(message("worker.not-an-answer", error=wrong))
         if answer.get("status") == "returned":
             mutated = values.get("mutated") or {}
             return Reply("returned", info=answer, value=values.get("value"),
@@ -333,7 +343,7 @@ class Worker:
         self._read_output()
         self.close()
         said = message(f"worker.hung.{kind}", what=what, limit=f"{limit:g}", spent=f"{spent:.0f}") \
-            if kind == "idle" else message(f"worker.hung.{kind}", what=what, limit=f"{limit:g}")
+            if kind in ("idle", "asleep") else message(f"worker.hung.{kind}", what=what, limit=f"{limit:g}")
         return _reply("hung", said, kind=kind, cpu=spent if kind == "cpu" else 0.0)
 
     # -- output -----------------------------------------------------------------------------

@@ -176,8 +176,6 @@ def check_close(got, want, what, why="", rtol: float = RTOL, atol: float = ATOL)
     ``what`` names the compared value and ``why`` says what it should be: each a plain string
     (an identifier such as ``"out"``) or a message (``dojo.messages.message``), rendered in the
     screen's language."""
-    tolerance.note(want, rtol, atol)
-    tolerance.note(got, rtol, atol)
     got = np.asarray(got)
     want = np.asarray(want)
     scale = float(np.max(np.abs(want[np.isfinite(want)]), initial=1.0))

@@ -5,7 +5,9 @@ Design rules, each there because a realistic bug hides otherwise:
   (``hnp.arrays`` fills most of an array with one value; constant keys hide scale and mask
   bugs). Values are rounded to two significant-ish decimals so shrunk examples stay readable.
 - Dimensions are drawn distinct where it matters (n, m, d_k, d_v, d_model), so a scale by the
-  wrong width or a softmax over the wrong axis changes the answer.
+  wrong width or a softmax over the wrong axis changes the answer; mostly small, sometimes 8 to
+  128 (tests/sizes.py), so a table or mask built for 8 positions or a tile loop that drops its
+  remainder shows.
 - Masks guarantee an allowed key in every row by construction, never by rejection.
 - Scales span ordinary, large-logit (scores ~1e4) and mixed (slices 1e4 apart) inputs.
 """
@@ -16,6 +18,8 @@ import functools
 
 import numpy as np
 from hypothesis import strategies as st
+
+from tests.sizes import size_tuple, sizes  # noqa: F401 (size_tuple: for the katas too)
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 #: Typical magnitudes of generated entries. 0.3 keeps softmaxes soft, 10 makes them peaky.
@@ -39,14 +43,16 @@ def arrays(draw, shape, scale=None) -> np.ndarray:
 
 
 def dims(min_value: int = 1, max_value: int = 6):
-    return st.integers(min_value=min_value, max_value=max_value)
+    """One size: ``min_value..max_value`` mostly, sometimes 8 to 128 (tests/sizes.py)."""
+    return sizes(min_value, max_value)
 
 
-def distinct_dims(count: int, min_value: int = 1, max_value: int = 7):
-    """``count`` pairwise-different sizes, so no two named dimensions can be confused."""
-    return st.lists(
-        st.integers(min_value, max_value), min_size=count, max_size=count, unique=True
-    ).map(tuple)
+def distinct_dims(count: int, min_value: int = 1, max_value: int = 7, max_large: int = 2,
+                  max_big: int | None = None):
+    """``count`` pairwise-different sizes, so no two named dimensions can be confused: mostly
+    ``min_value..max_value``, sometimes 8 to 128, at most ``max_large`` of them 64 or more and
+    at most ``max_big`` of them above ``max_value`` (tests/sizes.py)."""
+    return size_tuple(count, min_value, max_value, max_large=max_large, max_big=max_big)
 
 
 @st.composite
@@ -112,31 +118,50 @@ def logits(draw, shape, axis: int, kind: str | None = None) -> np.ndarray:
     return x
 
 
-#: The size of the large entries of a "far below" case: its scores are about -1e12.
-FAR = 1e6
+#: The decade d of a "far below" case: its allowed scores lie below -10**d, every decade from
+#: just below -1e9 to the edge of overflow, drawn by Hypothesis (so a run spreads over them and a
+#: failure shrinks to the smallest decade that shows it).
+FAR_DECADES = st.integers(10, 306)
+#: Every product in a far-below score stays below this, so every score and every intermediate
+#: of q kᵀ / sqrt(d_k) is finite, with room for the softmax's max shift.
+FAR_LIMIT = 1e306
 
 
-def scores_far_below(rng: np.random.Generator, q: np.ndarray, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """q and k with large opposite entries in column 0 (q[:, 0] + 1e6, k[j, 0] - 1e6 t_j, the
-    t_j = 1..m in random order), so every score q_i·k_j / sqrt(d_k) lies near -1e12 t_j /
-    sqrt(d_k), far below -1e9: blocking with a finite -1e9 instead of -inf
-    (``np.where(allowed, scores, -1e9)``) then puts all the weight on blocked keys. The scores
-    of one query lie >= 1e11 apart, so each row's weight sits on one key whatever the rounding."""
+def far_magnitude(decade: int, smallest: float, largest: float) -> float:
+    """F such that F² times ``smallest`` (the smallest multiple of F² among a case's far-below
+    scores) is 10**decade, unless F² times ``largest`` (the largest multiple of F² in a score's
+    products) would pass FAR_LIMIT: then the largest F within it."""
+    return float(min(np.sqrt(10.0**decade / smallest), np.sqrt(FAR_LIMIT / largest)))
+
+
+def scores_far_below(rng: np.random.Generator, q: np.ndarray, k: np.ndarray,
+                     decade: int) -> tuple[np.ndarray, np.ndarray]:
+    """q and k with large opposite entries in column 0 (q[:, 0] + F, k[j, 0] - F t_j, the
+    t_j = 1..m in random order), so every score q_i·k_j / sqrt(d_k) lies near -F² t_j / sqrt(d_k),
+    below -10**decade (FAR_DECADES: from about -1e10 to the edge of overflow): blocking with a
+    finite fill instead of -inf (``np.where(allowed, scores, -1e13)``) then puts all the weight
+    on blocked keys whenever the fill lies above the allowed scores. The scores of one query lie
+    >= F² / sqrt(d_k) apart (relative gaps >= 1/m), so each row's weight sits on one key
+    whatever the rounding."""
     steps = rng.permutation(k.shape[0]) + 1.0
+    far = far_magnitude(decade, 1.0 / np.sqrt(k.shape[1]), k.shape[0])
     q, k = q.copy(), k.copy()
-    q[:, 0] += FAR
-    k[:, 0] -= FAR * steps
+    q[:, 0] += far
+    k[:, 0] -= far * steps
     return q, k
 
 
 def projected_scores_far_below(rng: np.random.Generator, x: np.ndarray, w_q: np.ndarray,
-                               w_k: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                               w_k: np.ndarray, decade: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The same for katas that project x (..., n, d_model) with w_q, w_k (d_model, ·): x[..., 0]
-    gets large entries 1e6 t_i (t_i = 1..n in random order), w_q's row 0 is all 1 and w_k's
-    all -1, so every head's score of query i and key j is near -1e12 t_i t_j d_k / sqrt(d_k),
-    far below -1e9, and the scores of one query lie >= 1e11 apart."""
+    gets large entries F t_i (t_i = 1..n in random order), w_q's row 0 is all 1 and w_k's all
+    -1, so every head's score of query i and key j is near -F² t_i t_j d_k / sqrt(d_k), below
+    -10**decade, and the scores of one query lie >= F² sqrt(d_k) apart (d_k: a head's width,
+    at least 1)."""
     x, w_q, w_k = x.copy(), w_q.copy(), w_k.copy()
-    x[..., 0] += FAR * (rng.permutation(x.shape[-2]) + 1.0)
+    n = x.shape[-2]
+    far = far_magnitude(decade, 1.0, float(n) * n * max(w_q.shape[1], w_k.shape[1]))
+    x[..., 0] += far * (rng.permutation(n) + 1.0)
     w_q[0], w_k[0] = 1.0, -1.0
     return x, w_q, w_k
 
@@ -149,11 +174,17 @@ def _drop(shape, axis):
 
 @st.composite
 def shapes_and_axis(draw, min_dims: int = 1, max_dims: int = 3, max_side: int = 5):
-    shape = tuple(
-        draw(st.lists(dims(1, max_side), min_size=min_dims, max_size=max_dims))
-    )
+    """A shape of ``min_dims`` to ``max_dims`` sides, mostly 1 to ``max_side``, sometimes 8 to
+    128 (at most one side 64 or more, one more above ``max_side``), and an axis of it."""
+    ndim = draw(sizes_of_rank(min_dims, max_dims))
+    shape = draw(size_tuple(ndim, 1, max_side, distinct=False, max_large=1, max_big=2))
     axis = draw(st.integers(-len(shape), len(shape) - 1))
     return shape, axis
+
+
+@functools.lru_cache(maxsize=None)
+def sizes_of_rank(min_dims: int, max_dims: int):
+    return st.integers(min_dims, max_dims)
 
 
 def non_finite_values():

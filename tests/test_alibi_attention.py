@@ -24,6 +24,7 @@ from hypothesis import example, strategies as st
 
 from dojo.messages import message
 from tests import oracle
+from tests import largest as L
 from tests import strategies as S
 from tests.contract import Contract
 from tests.judge import (
@@ -127,30 +128,49 @@ def _table(keep) -> list[tuple[int, int, int, int]]:
     return sorted(rows, key=lambda z: (z[0] * z[2] + z[1] * (z[2] + z[3]), z))
 
 
-#: n < m and n, m, d_k, d_v pairwise different: the corner, the scale and the axes all show.
-DISTINCT = _table(lambda n, m, d_k, d_v: len({n, m, d_k, d_v}) == 4)
-#: Realistic coincidences: n == m (prefill) or d_k == d_v.
-COINCIDING = _table(lambda n, m, d_k, d_v: (n == m) != (d_k == d_v))
-#: Several queries behind a longer context: 2 <= n < m.
-CHUNKS = [z for z in DISTINCT if z[0] >= 2]
 #: Small sizes for many heads (the answers kept per input stay small): n <= 2, m <= 4, d_v <= 2.
 TINY = _table(lambda n, m, d_k, d_v: n <= 2 and m <= 4 and d_v <= 2 and n < m and d_k != d_v)
-
-SIZE_TABLES = {
-    "any": st.one_of(st.sampled_from(DISTINCT), st.sampled_from(DISTINCT), st.sampled_from(COINCIDING)),
-    "chunk": st.sampled_from(CHUNKS),
-    "tiny": st.sampled_from(TINY),
-}
-HEAD_TABLES = {
-    "small": st.sampled_from(POWERS + NOT_POWERS),
-    "not a power": st.sampled_from(NOT_POWERS + [24, 48, 96, 200]),
-    "many": st.sampled_from(MANY),
-    "any": st.sampled_from(POWERS + NOT_POWERS + MANY),
-}
+#: h, two sequence sizes (n < m, in either order) and d_k, d_v: pairwise different, mostly 1 to
+#: 7, sometimes 8 to 128 (tests/sizes.py), at most two of the five 64 or more, so h n m d stays small.
+SIZES = S.distinct_dims(5, 1, 7)
+#: Which sizes coincide: none (two in three), n == m (prefill) or d_k == d_v.
+COINCIDING = st.sampled_from(["none", "none", "none", "none", "n == m", "d_k == d_v"])
+HEAD_TABLES = {"many": st.sampled_from(MANY), "any": st.sampled_from(POWERS + NOT_POWERS + MANY)}
 #: One draw in three has many heads (16 to 256).
-ZERO_QUERY_HEADS = st.one_of(HEAD_TABLES["small"], HEAD_TABLES["small"], HEAD_TABLES["many"])
+ZERO_QUERY_HEADS = st.one_of(st.sampled_from(POWERS + NOT_POWERS), st.sampled_from(POWERS + NOT_POWERS), HEAD_TABLES["many"])
 KINDS = st.sampled_from(["ordinary", "large"])
 ORDINARY = st.just("ordinary")
+
+
+def not_a_power_of_two(h: int) -> int:
+    """``h`` if it is not a power of 2, else the next size that is not (1, 2 -> 3; 8 -> 9; 64 -> 65)."""
+    return h if h & (h - 1) else max(3, h + 1)
+
+
+def draw_sizes(draw, table="any", heads="small") -> tuple[int, int, int, int, int]:
+    """(h, n, m, d_k, d_v) with n <= m: ``table`` "any" (pairwise different, or n == m, or d_k ==
+    d_v), "chunk" (2 <= n < m) or "tiny" (from TINY); ``heads`` "small" (drawn with the sizes),
+    "not a power" (the same, moved off powers of 2) or "many" (16 to 256, with tiny sizes)."""
+    h, a, b, d_k, d_v = draw(SIZES)
+    n, m = min(a, b), max(a, b)
+    if heads == "many" or table == "tiny":
+        h = draw(HEAD_TABLES["many"]) if heads == "many" else h
+        n, m, d_k, d_v = draw(TINY_SIZES)
+    elif table == "chunk":
+        n, m = max(n, 2), max(m, 3)
+    else:
+        coinciding = draw(COINCIDING)
+        if coinciding == "n == m":
+            n = m
+        elif coinciding == "d_k == d_v":
+            d_v = d_k
+    if heads == "not a power":
+        h = not_a_power_of_two(h)
+    return h, n, m, d_k, d_v
+
+
+TINY_SIZES = st.sampled_from(TINY)
+SIZE_INTS = {(3, 4): st.integers(3, 4), (1, 1): st.just(1)}
 
 
 def draw_problem(draw, table="any", kind=None, heads="small"):
@@ -159,8 +179,7 @@ def draw_problem(draw, table="any", kind=None, heads="small"):
     ``kind``: "ordinary" (entries of size 0.3 to 10, drawn per array) or "large" (q and k
     entries ~100, so scores are ~1e4 and exp() overflows without the max shift).
     """
-    h = draw(HEAD_TABLES[heads])
-    n, m, d_k, d_v = draw(SIZE_TABLES["tiny" if h > 12 and table == "any" else table])  # many heads: small sizes
+    h, n, m, d_k, d_v = draw_sizes(draw, table, heads)
     kind = draw(KINDS) if kind is None else kind
     q_scale, k_scale = (100.0, 100.0) if kind == "large" else (draw(S.SCALES), draw(S.SCALES))
     v_scale = draw(S.SCALES)
@@ -199,6 +218,16 @@ def test_matches_torch_with_the_alibi_bias(kata, case):
     check_close(out, want, "out", message(f"{M}.why.matches", sizes=sizes(case)))
 
 
+#: Properties that draw no input: they build a fixed one themselves (tests/strategies.py).
+INPUT_BUILT_INSIDE = ("test_the_largest_realistic_case_matches_torch",)
+
+
+@prop(seed=st.just(0))
+def test_the_largest_realistic_case_matches_torch(kata, seed):
+    """The compare battery's largest realistic case (n = 512) matches torch, checked as test_matches_torch_with_the_alibi_bias checks its cases"""
+    L.check_with(test_matches_torch_with_the_alibi_bias, kata, L.largest_case("alibi_attention"))
+
+
 @prop(case=problems(heads="not a power"))
 def test_head_counts_that_are_not_a_power_of_two(kata, case):
     """With h not a power of 2 (3, 5, 6, 7, 12, 24, ...) the slopes are those of c heads, then every other slope of 2c heads"""
@@ -227,9 +256,10 @@ def zero_queries(draw):
     """q = 0, so every score is the bias alone, and v = the identity, so out is the weights:
     head h's weights then fall by exp(-slope_h) per step back."""
     h = draw(ZERO_QUERY_HEADS)
-    m = draw(st.integers(3, 6 if h <= 12 else 4))
-    n = draw(st.integers(1, 3 if h <= 12 else 1))  # out is (h, n, m): kept small for many heads
-    d_k = draw(st.integers(1, 3))
+    m = draw(S.dims(3, 6) if h <= 12 else SIZE_INTS[3, 4])
+    n = draw(S.dims(1, 3) if h <= 12 else SIZE_INTS[1, 1])  # out is (h, n, m): kept small for many heads
+    n = min(n, m)
+    d_k = draw(S.dims(1, 3))
     rng = S.rng_for(draw(S.SEEDS))
     return {
         "q": np.zeros((h, n, d_k)),
@@ -343,28 +373,35 @@ def test_keys_and_values_after_a_query_cannot_change_its_row(kata, case):
     check_close_or_explain(out2[rows], want[rows], message(f"{M}.what.after-change-torch", rows=str(i + 1)), why)
 
 
+#: 2^e for the far-below scores: scores from about -4e9 (e = 16) to the edge of overflow.
+FAR_EXPONENTS = st.integers(16, 505)
+
+
 @S.valid_inputs()
 @st.composite
 def scores_far_below_minus_1e9(draw):
-    """Every score between about -4.9e11 and -1e15: per head, q_i = a_i 2^20 u and
-    k_j = -b_j 2^20 u with small positive integers a_i, distinct b_j and an integer direction
-    u, so every product is exact and the scores of a row are at least 4.9e11 apart. Each query
-    puts all its weight on its allowed key of smallest b_j; a blocked key filled with a finite
-    -1e9 would outweigh every allowed one."""
+    """Every score far below -1e9, anywhere from about -4e9 down to the edge of overflow: per
+    head, q_i = a_i 2^e u and k_j = -b_j 2^e u with small positive integers a_i, distinct b_j, an
+    integer direction u and e drawn from 16 to 505 (at most what keeps every score below 1e306),
+    so every product is exact and the scores of a row are at least 4e9 apart. Each query puts
+    all its weight on its allowed key of smallest b_j; a blocked key filled with a finite -1e9,
+    -1e13 or -1e30 would outweigh every allowed one below it."""
     case, rng = draw_problem(draw, "chunk", "ordinary")
     h, n, d_k = case["q"].shape
     m = case["k"].shape[1]
     u = rng.integers(1, 4, size=(h, 1, d_k)) * rng.choice([-1.0, 1.0], size=(h, 1, d_k))
     a = rng.integers(1, 4, size=(h, n, 1)).astype(float)
     b = np.stack([rng.permutation(m) + 1.0 for _ in range(h)])[:, :, None]  # distinct per head
-    case["q"] = a * u * 2.0**20
-    case["k"] = -b * u * 2.0**20
+    largest = 3.0 * m * float((u * u).sum(axis=-1).max())  # the largest a b u·u
+    e = min(draw(FAR_EXPONENTS), int((np.log2(1e306) - np.log2(largest)) // 2))
+    case["q"] = a * u * 2.0**e
+    case["k"] = -b * u * 2.0**e
     return case
 
 
 @prop(case=scores_far_below_minus_1e9())
 def test_blocks_future_keys_even_when_allowed_scores_are_far_below_minus_1e9(kata, case):
-    """When every allowed score lies far below -1e9 (under -4e11), future keys still get weight 0: block them with -inf, not a finite fill"""
+    """When every allowed score lies far below -1e9 (from -4e9 down to the edge of overflow), future keys still get weight 0: block them with -inf, not a finite fill"""
     out = run(kata, **case)
     want = torch_alibi_attention(case["q"], case["k"], case["v"])
     check_close(out, want, "out", message(f"{M}.why.far-below", sizes=sizes(case)))
@@ -419,7 +456,7 @@ def test_rejects_a_zero_dimension(kata, case):
 
 
 @CONTRACT.rejects_a_size_that_disagrees(
-    lambda draw: draw_problem(draw, kind="ordinary"), "h", ("k", "v"), choices=lambda case: range(1, 10),
+    lambda draw: draw_problem(draw, kind="ordinary"), "h", ("k", "v"), choices=lambda case: range(1, max(10, case["q"].shape[0] + 2)),
     because=lambda q, k, v, name, **_: message(f"{M}.because.heads", q_heads=str(q.shape[0]),
                                                 k_heads=str(k.shape[0]), v_heads=str(v.shape[0])),
 )
@@ -428,7 +465,7 @@ def test_rejects_different_numbers_of_heads(kata, case):
 
 
 @CONTRACT.rejects_a_size_that_disagrees(
-    lambda draw: draw_problem(draw, kind="ordinary"), "d_k", ("k",), choices=lambda case: range(1, 8),
+    lambda draw: draw_problem(draw, kind="ordinary"), "d_k", ("k",), choices=lambda case: range(1, max(8, case["q"].shape[2] + 2)),
     because=lambda q, k, **_: message(f"{M}.because.widths", q_width=str(q.shape[2]), k_width=str(k.shape[2])),
 )
 def test_rejects_q_and_k_of_different_widths(kata, case):
@@ -436,7 +473,7 @@ def test_rejects_q_and_k_of_different_widths(kata, case):
 
 
 @CONTRACT.rejects_a_size_that_disagrees(  # still at least n rows, so m >= n holds either way
-    lambda draw: draw_problem(draw, kind="ordinary"), "m", ("v",), choices=lambda case: range(case["q"].shape[1], 9),
+    lambda draw: draw_problem(draw, kind="ordinary"), "m", ("v",), choices=lambda case: range(case["q"].shape[1], max(9, case["k"].shape[1] + 2)),
     because=lambda k, v, **_: message(f"{M}.because.rows", k_rows=str(k.shape[1]), v_rows=str(v.shape[1])),
 )
 def test_rejects_k_and_v_with_different_numbers_of_rows(kata, case):

@@ -23,6 +23,7 @@ from dojo.messages import is_message, message
 from hypothesis import example, strategies as st
 
 from tests import oracle
+from tests import largest as L
 from tests import strategies as S
 from tests.contract import QKV, Contract
 from tests.judge import (
@@ -127,7 +128,7 @@ def draw_problem(draw, kind=None, masked=None, min_keys=1, max_side=7):
     """Valid inputs {q, k, v, d_out, mask} and the generator that made them.
 
     ``kind``: "ordinary" (entries of size 0.3 to 10), "large" (q and k ~100: scores ~1e4) or
-    "far below" (masked, every score ~-1e12: S.scores_far_below).
+    "far below" (masked, every score from about -1e9 down to the edge of overflow: S.scores_far_below).
     """
     if draw(SHAPE_KINDS) == "distinct":
         n, m, d_k, d_v = draw(DISTINCT)
@@ -152,7 +153,7 @@ def draw_problem(draw, kind=None, masked=None, min_keys=1, max_side=7):
         "mask": S.valid_mask(rng, n, m, density) if masked else None,
     }
     if kind == "far below":
-        case["q"], case["k"] = S.scores_far_below(rng, case["q"], case["k"])
+        case["q"], case["k"] = S.scores_far_below(rng, case["q"], case["k"], draw(S.FAR_DECADES))
     return case, rng
 
 
@@ -228,9 +229,19 @@ _EXAMPLE = {
     "mask": np.array([[False, True, True, False], [True, False, False, True]]),
 })
 def test_matches_torch_autograd(kata, case):
-    """Matches torch autograd through scaled_dot_product_attention (float64), with and without a mask, for ordinary, large and far-below-zero (~-1e12) scores"""
+    """Matches torch autograd through scaled_dot_product_attention (float64), with and without a mask, for ordinary, large and far-below-zero scores (from about -1e9 down to the edge of overflow)"""
     want = torch_gradients(case["q"], case["k"], case["v"], case["d_out"], case["mask"])
     check_grads(run(kata, case), want, case, said("what.torch"), said("why.torch", sizes=sizes(case)))
+
+
+#: Properties that draw no input: they build a fixed one themselves (tests/strategies.py).
+INPUT_BUILT_INSIDE = ("test_the_largest_realistic_case_matches_torch",)
+
+
+@prop(seed=st.just(0))
+def test_the_largest_realistic_case_matches_torch(kata, seed):
+    """The compare battery's largest realistic case (n = 512) matches torch, checked as test_matches_torch_autograd checks its cases"""
+    L.check_with(test_matches_torch_autograd, kata, L.largest_case("attention_backward"))
 
 
 @prop(case=problems(kind="ordinary", max_side=3))

@@ -19,6 +19,7 @@ from dojo.messages import is_message, message
 from hypothesis import example, strategies as st
 
 from tests import oracle
+from tests import largest as L
 from tests import strategies as S
 from tests.judge import KataMismatch, check_array, check_close, check_that, expect_value_error, prop, show
 
@@ -87,9 +88,15 @@ def expected(case, **overrides):
 
 # -- Strategies --------------------------------------------------------------------------------
 
-#: (B, n, num_heads, d_head): pairwise different, or the coinciding sizes real code meets.
-DISTINCT = S.distinct_dims(4, 1, 4)
-SAME = st.tuples(S.dims(1, 3), S.dims(1, 3))
+#: (B, n, num_heads, d_head): pairwise different, or the coinciding sizes real code meets; mostly
+#: 1 to 4, sometimes 8 to 128 (tests/sizes.py), at most two of them above 4.
+DISTINCT = S.distinct_dims(4, 1, 4, max_big=2)
+#: The largest E = num_heads d_head drawn: the projections are (3E, E), so E bounds the cost.
+MAX_E = 128
+#: The most (sequence, head, query, key) quadruples B h n n one example may have: a correct answer
+#: that loops over sequences, heads and queries (the contract allows it) must stay fast.
+LOOP_BUDGET = 100_000
+SAME = S.size_tuple(2, 1, 3, distinct=False, max_big=1)  # B, n (= num_heads = d_head, E kept <= MAX_E)
 SHAPE_KINDS = st.sampled_from(["distinct"] * 3 + ["coinciding"])
 PADDINGS = st.sampled_from(["none", "right", "left", "holes", "a sequence of padding"])
 BOOLS = st.booleans()
@@ -138,6 +145,15 @@ def problems(draw, pad_kind=None, causal=None, min_n=1, batch=None):
     else:
         B, n = draw(SAME)
         h, d_head = n, n
+    if h * d_head > MAX_E:  # many heads or wide ones, not both: the smaller becomes 1
+        h, d_head = (h, 1) if h >= d_head else (1, d_head)
+    while B * h * n * n > LOOP_BUDGET:  # fewer heads, then fewer of the smaller of B and n
+        if h > 1:
+            h = max(1, h // 2)
+        elif B <= n:
+            B = max(1, B // 2)
+        else:
+            n = max(1, n // 2)
     n = max(n, min_n)
     B = batch or B
     return build(B, n, h, d_head, draw(X_SCALES), pad_kind or draw(PADDINGS),
@@ -157,7 +173,7 @@ def far_below_problems(draw):
     E = case["x"].shape[-1]
     w = case["in_proj_weight"]
     rng = S.rng_for(draw(S.SEEDS))
-    x, w_q, w_k = S.projected_scores_far_below(rng, case["x"], w[:E].T, w[E : 2 * E].T)
+    x, w_q, w_k = S.projected_scores_far_below(rng, case["x"], w[:E].T, w[E : 2 * E].T, draw(S.FAR_DECADES))
     case["x"], case["in_proj_weight"] = x, np.concatenate([w_q.T, w_k.T, w[2 * E :]])
     return case
 
@@ -229,9 +245,19 @@ _FAR_BELOW = {
 @example(case=_EXAMPLE)
 @example(case=_FAR_BELOW)
 def test_matches_torch_nn_multihead_attention(kata, case):
-    """Matches torch's nn.MultiheadAttention (batch_first, per-head weights) with padding and causal, SDPA's zero rows where a query has no key, and scores far below zero (~-1e12)"""
+    """Matches torch's nn.MultiheadAttention (batch_first, per-head weights) with padding and causal, SDPA's zero rows where a query has no key, and scores far below zero (from about -1e9 down to the edge of overflow)"""
     compare(run(kata, case), expected(case), case,
             said("part.against-torch"))
+
+
+#: Properties that draw no input: they build a fixed one themselves (tests/strategies.py).
+INPUT_BUILT_INSIDE = ("test_the_largest_realistic_case_matches_torch",)
+
+
+@prop(seed=st.just(0))
+def test_the_largest_realistic_case_matches_torch(kata, seed):
+    """The compare battery's largest realistic case (n = 64) matches torch, checked as test_matches_torch_nn_multihead_attention checks its cases"""
+    L.check_with(test_matches_torch_nn_multihead_attention, kata, L.largest_case("batched_attention"))
 
 
 @prop(case=problems(pad_kind="none"))

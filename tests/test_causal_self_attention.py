@@ -15,6 +15,7 @@ from hypothesis import example, strategies as st
 
 from dojo.messages import message
 from tests import oracle
+from tests import largest as L
 from tests import strategies as S
 from tests.contract import Contract, not_2d_forms
 from tests.judge import (
@@ -94,7 +95,8 @@ def draw_sequence(draw, kind=None, min_len=1):
 
     n, d_model, d_k, d_v are pairwise different (one example in four: d_k == d_v == d_model). ``kind``: "ordinary" (entries of size 0.3 to
     10, drawn per array) or "large" (x, w_q and w_k entries ~10, so scores are ~1e4 and
-    exp() overflows without the max shift) or "far below" (every score ~-1e12:
+    exp() overflows without the max shift) or "far below" (every score from about -1e9 down to the
+    edge of overflow:
     S.projected_scores_far_below). ``min_len``: at least this many positions.
     """
     dims = list(draw(SEQUENCE_DIMS))
@@ -111,7 +113,7 @@ def draw_sequence(draw, kind=None, min_len=1):
     shapes = ((n, d_model), (d_model, d_k), (d_model, d_k), (d_model, d_v))
     case = {name: S.normal(rng, shape, scale) for name, shape, scale in zip(NAMES, shapes, scales)}
     if kind == "far below":
-        case["x"], case["w_q"], case["w_k"] = S.projected_scores_far_below(rng, case["x"], case["w_q"], case["w_k"])
+        case["x"], case["w_q"], case["w_k"] = S.projected_scores_far_below(rng, case["x"], case["w_q"], case["w_k"], draw(S.FAR_DECADES))
     return case, rng
 
 
@@ -143,7 +145,7 @@ def sequences(draw, kind=None, min_len=1):
     }
 )
 def test_matches_torch_causal_self_attention(kata, case):
-    """Matches torch (projections, then scaled_dot_product_attention with is_causal=True), for ordinary, large (~1e4) and far-below-zero (~-1e12) scores"""
+    """Matches torch (projections, then scaled_dot_product_attention with is_causal=True), for ordinary, large (~1e4) and far-below-zero scores (from about -1e9 down to the edge of overflow)"""
     out, weights = run(kata, **case)
     want_out, want_weights = expected(case)
     check_close(
@@ -153,6 +155,16 @@ def test_matches_torch_causal_self_attention(kata, case):
         message(f"{M}.why.weights", sizes=sizes(case)),
     )
     check_close(out, want_out, "out", message(f"{M}.why.out", sizes=sizes(case)))
+
+
+#: Properties that draw no input: they build a fixed one themselves (tests/strategies.py).
+INPUT_BUILT_INSIDE = ("test_the_largest_realistic_case_matches_torch",)
+
+
+@prop(seed=st.just(0))
+def test_the_largest_realistic_case_matches_torch(kata, seed):
+    """The compare battery's largest realistic case (n = 512) matches torch, checked as test_matches_torch_causal_self_attention checks its cases"""
+    L.check_with(test_matches_torch_causal_self_attention, kata, L.largest_case("causal_self_attention"))
 
 
 @prop(case=sequences())

@@ -19,6 +19,7 @@ from hypothesis import example, strategies as st
 
 from dojo.messages import is_message, message
 from tests import oracle
+from tests import largest as L
 from tests import strategies as S
 from tests.contract import Contract, fresh, rejects_each_call
 from tests.judge import (
@@ -84,39 +85,51 @@ def torch_gqa(x, w_q, w_k, w_v, w_o, *, num_heads, num_kv_heads, causal):
 
 # -- Strategies ------------------------------------------------------------------------------
 
-#: (num_heads, num_kv_heads): grouped with g >= 2 and at least two kv heads, MQA, MHA.
-GROUPED = [(4, 2), (6, 2), (6, 3)]
-MQA = [(2, 1), (3, 1), (4, 1)]
-MHA = [(1, 1), (2, 2), (3, 3)]
+#: (num_heads, num_kv_heads) that do not divide (the kv heads do not split the heads evenly).
 NOT_DIVIDING = [(4, 3), (3, 2), (6, 4), (5, 2), (2, 4), (2, 3)]
+#: n, d_model, d_k, d_v, d_out and two head factors: mostly 1 to 6, sometimes 8 to 128
+#: (tests/sizes.py), at most three of the seven past 6 and two of them 64 or more.
+_DIMS = S.size_tuple(7, 1, 6, distinct=False, max_big=3)
+#: The most work one example's sizes may ask for (multiply-adds of one call, see gqa_sizes);
+#: past it, the heads are fewer.
+BUDGET = 8_000_000
 
 
-def size_table(heads, keep=lambda z: True) -> list[dict]:
-    table = [
-        dict(n=n, d_model=d_model, h=h, h_kv=h_kv, d_k=d_k, d_v=d_v, d_out=d_out)
-        for h, h_kv in heads
-        for n in range(1, 6) for d_model in range(1, 7) for d_k in range(1, 4) for d_v in range(1, 4)
-        for d_out in range(1, 5)
-    ]
-    return [z for z in table if keep(z)]
+@st.composite
+def gqa_sizes(draw, kind: str, heads: tuple[int, int] | None = None):
+    """The sizes of a call: ``kind`` "grouped" (h = g h_kv with g >= 2 and h_kv >= 2), "mqa"
+    (h_kv = 1 < h), "mha" (h = h_kv), "coinciding" (grouped or MQA with d_k == d_v), or fixed
+    ``heads`` (h, h_kv). d_k != d_v (catches a V split by d_k) unless coinciding, and d_model
+    unlike both (catches a scale by sqrt(d_model)), by construction."""
+    n, d_model, d_k, d_v, d_out, a, b = draw(_DIMS)
+    if kind == "coinciding":
+        d_v = d_k
+        kind = "grouped" if draw(BOOLS) else "mqa"
+    elif d_v == d_k:
+        d_v = d_k + 1
+    if d_model in (d_k, d_v):
+        d_model = max(d_k, d_v) + 1
+    if heads is not None:
+        h, h_kv = heads
+    else:
+        g, h_kv = {"grouped": (1 + a, 1 + b), "mqa": (1 + a, 1), "mha": (1, a)}[kind]
+        g_min, h_kv_min = {"grouped": (2, 2), "mqa": (2, 1), "mha": (1, 1)}[kind]
+        per_head = n * (n + d_model) * (d_k + d_v) + n * d_v * d_out
+        while g * h_kv * per_head > BUDGET and (g > g_min or h_kv > h_kv_min):
+            if g > g_min:  # many heads and a long sequence: fewer heads per kv head, then fewer kv heads
+                g = max(g_min, g // 2)
+            else:
+                h_kv = max(h_kv_min, h_kv // 2)
+        h = g * h_kv
+    return dict(n=n, d_model=d_model, h=h, h_kv=h_kv, d_k=d_k, d_v=d_v, d_out=d_out)
 
 
-def _ordinary(z) -> bool:
-    """d_k != d_v (catches a V split by d_k) and d_model unlike both (catches a scale by sqrt(d_model))."""
-    return len({z["d_k"], z["d_v"], z["d_model"]}) == 3
-
-
-SIZES = {
-    "grouped": st.sampled_from(size_table(GROUPED, _ordinary)),
-    "mqa": st.sampled_from(size_table(MQA, _ordinary)),
-    "mha": st.sampled_from(size_table(MHA, _ordinary)),
-    "coinciding": st.sampled_from(size_table(GROUPED + MQA, lambda z: z["d_k"] == z["d_v"] and z["d_model"] != z["d_k"])),
-}
-NOT_DIVIDING_SIZES = st.sampled_from(size_table(NOT_DIVIDING, _ordinary))
-ONE_HEAD_SIZES = st.sampled_from(size_table([(1, 1)], _ordinary))
+BOOLS = st.booleans()
+SIZES = {kind: gqa_sizes(kind) for kind in ("grouped", "mqa", "mha", "coinciding")}
+NOT_DIVIDING_SIZES = st.one_of(*(gqa_sizes("grouped", heads) for heads in NOT_DIVIDING))
+ONE_HEAD_SIZES = gqa_sizes("mha", (1, 1))
 ANY_SIZES = st.one_of(SIZES["grouped"], SIZES["grouped"], SIZES["grouped"], SIZES["mqa"], SIZES["mha"], SIZES["coinciding"])
 X_SCALES = st.sampled_from([1.0, 0.3, 3.0])
-BOOLS = st.booleans()
 
 
 def build(z, x_scale, causal, seed) -> dict:
@@ -165,7 +178,7 @@ def far_below_problems(draw):
     (S.projected_scores_far_below): a finite fill of -1e9 for the future keys takes all the weight."""
     case = draw(CAUSAL_PROBLEMS)
     rng = S.rng_for(draw(S.SEEDS))
-    case["x"], case["w_q"], case["w_k"] = S.projected_scores_far_below(rng, case["x"], case["w_q"], case["w_k"])
+    case["x"], case["w_q"], case["w_k"] = S.projected_scores_far_below(rng, case["x"], case["w_q"], case["w_k"], draw(S.FAR_DECADES))
     return case
 
 
@@ -255,8 +268,18 @@ _EXAMPLE = dict(  # n=3, d_model=2, num_heads=4, num_kv_heads=2, d_k=1, d_v=2, d
     "w_k": np.array([[-1.0, -1.0], [0.1, 0.6]]),
 })
 def test_matches_torch_with_enable_gqa(kata, case):
-    """Matches torch's scaled_dot_product_attention with enable_gqa=True (query head h uses kv head h // g), causal or not, for ordinary, large and far-below-zero (~-1e12) scores"""
+    """Matches torch's scaled_dot_product_attention with enable_gqa=True (query head h uses kv head h // g), causal or not, for ordinary, large and far-below-zero scores (from about -1e9 down to the edge of overflow)"""
     compare(run(kata, case), torch_answer(case), case, said("part.against-torch"))
+
+
+#: Properties that draw no input: they build a fixed one themselves (tests/strategies.py).
+INPUT_BUILT_INSIDE = ("test_the_largest_realistic_case_matches_torch",)
+
+
+@prop(seed=st.just(0))
+def test_the_largest_realistic_case_matches_torch(kata, seed):
+    """The compare battery's largest realistic case (n = 256) matches torch, checked as test_matches_torch_with_enable_gqa checks its cases"""
+    L.check_with(test_matches_torch_with_enable_gqa, kata, L.largest_case("grouped_query_attention"))
 
 
 @prop(case=problems(SIZES["mha"]))

@@ -22,6 +22,7 @@ from dojo import tolerances
 from dojo.messages import array_param, message
 from dojo import wire
 from tests import oracle
+from tests import largest as L
 from tests import strategies as S
 from tests.contract import QKV, Contract, not_2d_forms, rejects_each_call
 from tests.judge import KataMismatch, check_leaves_inputs_alone, expect_value_error, prop
@@ -177,6 +178,16 @@ def test_matches_torch_within_the_float16_bound(kata, case):
     check_within_bound(out, case, message(f"{M}.why.out", sizes=sizes(case)))
 
 
+#: Properties that draw no input: they build a fixed one themselves (tests/strategies.py).
+INPUT_BUILT_INSIDE = ("test_the_largest_realistic_case_matches_torch",)
+
+
+@prop(seed=st.just(0))
+def test_the_largest_realistic_case_matches_torch(kata, seed):
+    """The compare battery's largest realistic case (n = 512) matches torch, checked as test_matches_torch_within_the_float16_bound checks its cases"""
+    L.check_with(test_matches_torch_within_the_float16_bound, kata, L.largest_case("half_precision_attention"))
+
+
 @prop(case=problems(kind="overflow"))
 @example(case={  # d_k = 1024 entries of 8: q·k = 65536 > 65504
     "q": half(np.full((1, 1024), 8.0)),
@@ -195,6 +206,44 @@ def test_long_key_sequences_do_not_drift(kata, case):
     """Hundreds to thousands of keys: the row sums and weighted sums stay accurate (a float16 running sum drifts)"""
     out = run(kata, **case)
     check_within_bound(out, case, message(f"{M}.why.long", m=str(case["k"].shape[0]), sizes=sizes(case)))
+
+
+#: Widths whose 1/sqrt(d_k) is not a power of two (so q * fp16(1/sqrt(d_k)) rounds).
+TIE_WIDTHS = st.sampled_from([2, 3, 5, 6, 7, 8, 12, 48, 96])
+
+
+@S.valid_inputs()
+@st.composite
+def tied_scores(draw):
+    """Query 0 ties exactly between two keys, and rounding q * fp16(1/sqrt(d_k)) in float16 would
+    pull the tie apart (built so, not drawn by luck): q[0] = (a, b, ...), k = [(b t, 0, ...),
+    (0, a t, ...)], so both scores are a b t / sqrt(d_k) (about 256 to 1024), where a * s rounds
+    up and b * s down (or the other way) in float16 by at least 3/4 of the largest relative
+    rounding, s = fp16(1/sqrt(d_k)). v[:, 0] is (V, -V): exact out[0, 0] is 0, and a gap of
+    the rounding's size moves it by about twice the contract's allowance. Other rows of q and
+    columns of v are ordinary."""
+    d_k, n, d_v = draw(TIE_WIDTHS), draw(SMALL), draw(SMALL)
+    rng = S.rng_for(draw(S.SEEDS))
+    s = F16(1 / np.sqrt(d_k))
+    values = np.arange(1024, 2048) * 2.0**-6  # every float16 in [16, 32)
+    error = ((values.astype(F16) * s).astype(np.float64) - values * float(s)) / (values * float(s))
+    a, b = rng.choice(values[error > 0.75 * 2**-11]), rng.choice(values[error < -0.75 * 2**-11])
+    if rng.random() < 0.5:
+        a, b = b, a
+    t = 2.0 ** np.round(np.log2(rng.uniform(256, 1024) * np.sqrt(d_k) / (a * b)))  # exact in float16
+    q = np.vstack([np.concatenate([[a, b], S.normal(rng, d_k - 2)]), S.normal(rng, (n - 1, d_k))])
+    k = np.zeros((2, d_k))
+    k[0, 0], k[1, 1] = b * t, a * t
+    v = S.normal(rng, (2, d_v))
+    v[:, 0] = np.round(rng.uniform(1.0, 8.0), 2) * np.array([1.0, -1.0])
+    return {"q": half(q), "k": half(k), "v": half(v)}
+
+
+@prop(case=tied_scores())
+def test_tied_scores_stay_tied(kata, case):
+    """Two keys whose exact scores tie share query 0's weight equally, within the bound (scale the scores in a wider type: q * float16(1/sqrt(d_k)) rounds them apart)"""
+    out = run(kata, **case)
+    check_within_bound(out, case, message(f"{M}.why.tie", sizes=sizes(case)))
 
 
 @prop(case=problems(), seed=S.SEEDS)
@@ -221,13 +270,16 @@ NOT_FLOAT16 = {  # by the id of its words: judge.half_precision_attention.form.<
     "float64": lambda a: a.astype(np.float64),
     "int64": lambda a: np.round(a.astype(np.float64)).astype(np.int64),
     "tuple": lambda a: tuple(tuple(float(x) for x in row) for row in a),
+    # np.asarray keeps float16 for these two: a dtype check after np.asarray lets them through
+    "float16-rows": lambda a: list(a),
+    "float16-scalars": lambda a: [[F16(x) for x in row] for row in a],
 }
 
 
 @prop(case=problems(kind="ordinary"))
 @example(case=PROBE())
 def test_rejects_inputs_that_are_not_float16_arrays(kata, case):
-    """q, k or v given as a list, a tuple, or an array of float32, float64 or int64 raises ValueError (only float16 NumPy arrays are accepted)"""
+    """q, k or v given as a list (even of float16 rows or float16 scalars), a tuple, or an array of float32, float64 or int64 raises ValueError (only float16 NumPy arrays are accepted)"""
     for name in ("q", "k", "v"):
         for form, make in NOT_FLOAT16.items():
             bad = dict(case, **{name: make(case[name])})

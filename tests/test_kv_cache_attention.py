@@ -18,7 +18,9 @@ from hypothesis import example, strategies as st
 
 from dojo.messages import message
 from tests import oracle
+from tests import largest as L
 from tests import strategies as S
+from tests.sizes import query_key_sizes
 from tests.contract import QKV, Contract, not_2d_forms
 from tests.judge import (
     check_close,
@@ -115,34 +117,18 @@ def torch_causal_self_attention(q, k, v):
 
 
 # -- Strategies ------------------------------------------------------------------------------
-# A case's sizes come from one index into a table, its arrays from one seed (tests/strategies.py:
-# S.rng_for, S.normal). Strategies are built once, at import: Hypothesis validates every new
-# strategy object, which would dominate the run time.
-
-
-def _table(keep) -> list[tuple[int, int, int, int]]:
-    """(n, m, d_k, d_v) with 1 <= n <= m <= 7 and d_k, d_v <= 5 that ``keep`` accepts, smallest first."""
-    rows = [
-        (n, m, d_k, d_v)
-        for n in range(1, 8) for m in range(n, 8) for d_k in range(1, 6) for d_v in range(1, 6)
-        if keep(n, m, d_k, d_v)
-    ]
-    return sorted(rows, key=lambda z: (z[0] * z[2] + z[1] * (z[2] + z[3]), z))
-
-
-#: n < m and n, m, d_k, d_v pairwise different: the corner, the scale and the axes all show.
-DISTINCT = _table(lambda n, m, d_k, d_v: len({n, m, d_k, d_v}) == 4)
-#: Realistic coincidences: the cache holds only the new tokens (n == m), or d_k == d_v.
-COINCIDING = _table(lambda n, m, d_k, d_v: (n == m) != (d_k == d_v))
-#: A chunk of several new tokens behind a longer cache: 2 <= n < m.
-CHUNKS = [z for z in DISTINCT if z[0] >= 2]
-#: n == m: the cache holds exactly the new tokens (prefill of a whole prompt).
-PREFILLS = _table(lambda n, m, d_k, d_v: n == m and d_k != d_v)
+# A case's sizes come from tests/sizes.py (mostly small, sometimes 8 to 128), its arrays from one
+# seed (tests/strategies.py: S.rng_for, S.normal). Strategies are built once, at import:
+# Hypothesis validates every new strategy object, which would dominate the run time.
 
 SIZE_TABLES = {
-    "any": st.one_of(st.sampled_from(DISTINCT), st.sampled_from(DISTINCT), st.sampled_from(COINCIDING)),
-    "chunk": st.sampled_from(CHUNKS),
-    "prefill": st.sampled_from(PREFILLS),
+    #: n < m and n, m, d_k, d_v pairwise different (the corner, the scale and the axes all
+    #: show), or a realistic coincidence: the cache holds only the new tokens (n == m), or d_k == d_v.
+    "any": query_key_sizes("any"),
+    #: A chunk of several new tokens behind a longer cache: 2 <= n < m.
+    "chunk": query_key_sizes("chunk"),
+    #: n == m: the cache holds exactly the new tokens (prefill of a whole prompt).
+    "prefill": query_key_sizes("prefill"),
 }
 KINDS = st.sampled_from(["ordinary", "large"])
 ORDINARY = st.just("ordinary")
@@ -153,7 +139,7 @@ def draw_problem(draw, table="any", kind=None):
 
     ``kind``: "ordinary" (entries of size 0.3 to 10, drawn per array), "large" (q and k
     entries ~100, so scores are ~1e4 and exp() overflows without the max shift) or "far below"
-    (every score ~-1e12: S.scores_far_below).
+    (every score from about -1e9 down to the edge of overflow: S.scores_far_below).
     """
     n, m, d_k, d_v = draw(SIZE_TABLES[table])
     kind = draw(KINDS) if kind is None else kind
@@ -166,7 +152,7 @@ def draw_problem(draw, table="any", kind=None):
         "v": S.normal(rng, (m, d_v), v_scale),
     }
     if kind == "far below":
-        case["q"], case["k"] = S.scores_far_below(rng, case["q"], case["k"])
+        case["q"], case["k"] = S.scores_far_below(rng, case["q"], case["k"], draw(S.FAR_DECADES))
     return case, rng
 
 
@@ -198,7 +184,7 @@ _FAR_BELOW = {
 @example(case=_TWO_NEW_OF_FIVE)
 @example(case=_FAR_BELOW)
 def test_matches_torch_with_the_mask_aligned_bottom_right(kata, case):
-    """Matches torch's scaled_dot_product_attention with causal_lower_right(n, m), for ordinary, large (~1e4) and far-below-zero (~-1e12) scores"""
+    """Matches torch's scaled_dot_product_attention with causal_lower_right(n, m), for ordinary, large (~1e4) and far-below-zero scores (from about -1e9 down to the edge of overflow)"""
     out, weights = run(kata, **case)
     want_out, want_weights = torch_cached_attention(case["q"], case["k"], case["v"])
     n, m = weights.shape
@@ -209,6 +195,16 @@ def test_matches_torch_with_the_mask_aligned_bottom_right(kata, case):
         message(f"{M}.why.bottom-right", offset=str(m - n), sizes=sizes(case)),
     )
     check_close(out, want_out, "out", message(f"{M}.why.out", sizes=sizes(case)))
+
+
+#: Properties that draw no input: they build a fixed one themselves (tests/strategies.py).
+INPUT_BUILT_INSIDE = ("test_the_largest_realistic_case_matches_torch",)
+
+
+@prop(seed=st.just(0))
+def test_the_largest_realistic_case_matches_torch(kata, seed):
+    """The compare battery's largest realistic case (n = 1024) matches torch, checked as test_matches_torch_with_the_mask_aligned_bottom_right checks its cases"""
+    L.check_with(test_matches_torch_with_the_mask_aligned_bottom_right, kata, L.largest_case("kv_cache_attention"))
 
 
 @prop(case=problems("prefill"))
@@ -423,7 +419,7 @@ def test_rejects_a_zero_dimension(kata, case):
 
 
 @CONTRACT.rejects_a_size_that_disagrees(
-    lambda draw: draw_problem(draw, kind="ordinary"), "d_k", ("k",), choices=lambda case: range(1, 8),
+    lambda draw: draw_problem(draw, kind="ordinary"), "d_k", ("k",), choices=lambda case: range(1, max(8, case["q"].shape[1] + 2)),
     because=lambda q, k, **_: message(f"{M}.because.widths", q_width=str(q.shape[1]), k_width=str(k.shape[1])),
 )
 def test_rejects_q_and_k_of_different_widths(kata, case):
@@ -431,7 +427,7 @@ def test_rejects_q_and_k_of_different_widths(kata, case):
 
 
 @CONTRACT.rejects_a_size_that_disagrees(  # still at least n rows, so m >= n holds either way
-    lambda draw: draw_problem(draw, kind="ordinary"), "m", ("v",), choices=lambda case: range(case["q"].shape[0], 9),
+    lambda draw: draw_problem(draw, kind="ordinary"), "m", ("v",), choices=lambda case: range(case["q"].shape[0], max(9, case["k"].shape[0] + 2)),
     because=lambda k, v, **_: message(f"{M}.because.rows", k_rows=str(k.shape[0]), v_rows=str(v.shape[0])),
 )
 def test_rejects_k_and_v_with_different_numbers_of_rows(kata, case):

@@ -12,13 +12,13 @@ row index, array-likes), then the contract's errors, each from generated bad cal
 exactly one rule.
 """
 
-import itertools
 
 import numpy as np
 from hypothesis import assume, example, strategies as st
 
 from dojo.messages import message
 from tests import oracle
+from tests import largest as L
 from tests import strategies as S
 from tests.contract import Contract, fresh, rejects_each_call
 from tests.judge import KataMismatch, check_array, check_close, check_that, expect_value_error, prop
@@ -87,48 +87,58 @@ def ints(lo: int, hi: int):
 KEYS = ("n", "d_model", "h", "d_c", "d_h", "d_v", "d_r")
 
 
-def size_table(keep=lambda z: True) -> list[dict]:
-    """Sizes of valid calls, smallest arrays first: n <= 5, d_model <= 5, num_heads <= 4,
-    d_c <= 4, d_h, d_v <= 4, d_r in {2, 4}, those ``keep`` accepts."""
-    table = []
-    for h, d_h, d_v in itertools.product(range(1, 5), repeat=3):
-        for d_r, d_c, d_model, n in itertools.product((2, 4), range(1, 5), range(1, 6), range(1, 6)):
-            z = dict(n=n, d_model=d_model, h=h, d_c=d_c, d_h=d_h, d_v=d_v, d_r=d_r)
-            if keep(z):
-                table.append(z)
+#: n, d_model, num_heads, d_c, d_h, d_v, d_r / 2: mostly 1 to 5, sometimes 8 to 128
+#: (tests/sizes.py), at most three of them past 5 and two of them 64 or more.
+_DIMS = S.size_tuple(7, 1, 5, distinct=False, max_big=3)
+#: The most work one example's sizes may ask for (multiply-adds of one call); past it, fewer heads.
+BUDGET = 8_000_000
 
-    def entries(z):
-        h = z["h"]
-        return (z["n"] * z["d_model"] + z["d_model"] * (z["d_c"] + h * (z["d_h"] + z["d_r"]) + z["d_r"])
-                + z["d_c"] * h * (z["d_h"] + z["d_v"]) + h * z["d_v"] * z["d_model"])
 
-    table.sort(key=lambda z: (entries(z), tuple(z.values())))
-    return table
+def _apart(value: int, *others: int) -> int:
+    """``value``, or the next size above it that is none of ``others``."""
+    while value in others:
+        value += 1
+    return value
+
+
+@st.composite
+def latent_sizes(draw, kind: str = "any", heads: int | None = None):
+    """Sizes of a valid call, by construction: num_heads, d_h and d_v pairwise different, d_r
+    even; ``kind`` "multi-head" (at least two heads) or "sequence" (at least two positions);
+    ``heads``: that many heads exactly."""
+    n, d_model, h, d_c, d_h, d_v, r = draw(_DIMS)
+    d_r = 2 * r
+    h = heads or (max(h, 2) if kind == "multi-head" else h)
+    n = max(n, 2) if kind == "sequence" else n
+    per_head = n * (n * (d_h + d_r + d_v) + d_model * (d_h + d_r + d_v) + d_c * (d_h + d_v))
+    while heads is None and h > 2 and h * per_head > BUDGET:
+        h //= 2
+    d_v = _apart(d_v, d_h)
+    if heads is None:
+        h = _apart(h, d_h, d_v)
+    else:
+        d_h, d_v = _apart(d_h, h), _apart(_apart(d_v, d_h, h), d_h, h)
+    return dict(n=n, d_model=d_model, h=h, d_c=d_c, d_h=d_h, d_v=d_v, d_r=d_r)
 
 
 #: num_heads, d_h and d_v pairwise different.
-SIZES = size_table(lambda z: len({z["h"], z["d_h"], z["d_v"]}) == 3)
-MULTI_HEAD_SIZES = [z for z in SIZES if z["h"] >= 2]
-SEQUENCE_SIZES = [z for z in SIZES if z["n"] >= 2]
-X_SCALE_CHOICES = (1.0, 0.3, 3.0)
-
-
-def uniform_index(draw, m: int) -> int:
-    """A uniformly drawn int in range(m), m <= 2**16, that shrinks towards 0."""
-    if m <= 256:
-        return draw(ints(0, m - 1))
-    return (draw(ints(0, 255)) * 256 + draw(ints(0, 255))) * m >> 16
+SIZES = latent_sizes()
+MULTI_HEAD_SIZES = latent_sizes("multi-head")
+SEQUENCE_SIZES = latent_sizes("sequence")
+ONE_HEAD_SIZES = latent_sizes(heads=1)
+X_SCALES = st.sampled_from((1.0, 0.3, 3.0))
+#: The smallest valid sizes (num_heads, d_h and d_v pairwise different).
+SMALLEST = dict(n=1, d_model=1, h=1, d_c=1, d_h=2, d_v=3, d_r=2)
 
 
 def _spec(draw, table):
-    """(sizes, x scale, seed) of a valid call: an index into ``table`` and a seed."""
-    i = uniform_index(draw, len(table) * len(X_SCALE_CHOICES))
-    return dict(table[i // len(X_SCALE_CHOICES)]), X_SCALE_CHOICES[i % len(X_SCALE_CHOICES)], draw(S.SEEDS)
+    """(sizes, x scale, seed) of a valid call: sizes from the strategy ``table``, and a seed."""
+    return dict(draw(table)), draw(X_SCALES), draw(S.SEEDS)
 
 
 def build(z, x_scale, seed) -> dict:
     """The keyword arguments of a call with sizes ``z``: N(0, 1) weights rounded to two decimals,
-    x with typical magnitude ``x_scale``, positions distinct-ish integers below 64 in no order."""
+    x with typical magnitude ``x_scale``, positions distinct integers below max(64, n + 8) in no order."""
     n, d_model, h, d_c, d_h, d_v, d_r = (z[k] for k in KEYS)
     rng = S.rng_for(seed)
     return dict(
@@ -141,7 +151,7 @@ def build(z, x_scale, seed) -> dict:
         w_kr=S.normal(rng, (d_model, d_r)),
         w_o=S.normal(rng, (h * d_v, d_model)),
         num_heads=h,
-        positions=rng.permutation(64)[:n] if n <= 64 else rng.integers(0, 64, size=n),
+        positions=rng.permutation(max(64, n + 8))[:n],
     )
 
 
@@ -212,6 +222,16 @@ def test_matches_torch_latent_attention(kata, case):
     compare(run(kata, case), torch_answer(case), case, AGAINST_TORCH)
 
 
+#: Properties that draw no input: they build a fixed one themselves (tests/strategies.py).
+INPUT_BUILT_INSIDE = ("test_the_largest_realistic_case_matches_torch",)
+
+
+@prop(seed=st.just(0))
+def test_the_largest_realistic_case_matches_torch(kata, seed):
+    """The compare battery's largest realistic case (n = 128) matches torch, checked as test_matches_torch_latent_attention checks its cases"""
+    L.check_with(test_matches_torch_latent_attention, kata, L.largest_case("latent_attention"))
+
+
 @S.valid_inputs()
 @st.composite
 def large_score_problems(draw):
@@ -243,13 +263,16 @@ def test_large_scores_stay_finite_and_match_torch(kata, case):
 @S.valid_inputs()
 @st.composite
 def far_below_minus_1e9(draw):
-    """A valid call with n >= 2 in which query 0's only allowed score, (0, 0), is about -1e11 or
-    below in every head, while its blocked scores are moderate (~1e6).
+    """A valid call with n >= 2 in which query 0's only allowed score, (0, 0), lies far below
+    -1e9 in every head (anywhere down to the edge of overflow), while its blocked scores are
+    moderate (about X, the square root of that score's size).
 
-    x[0, 0] = 1e6, and the rows 0 of w_q and w_qr point against those of w_dkv w_uk and w_kr (every
-    entry of w_kr's row 0 at least 0.5 in size): then q_c·k_c + q_r·k_rope at (0, 0) is about -1e12
-    times a sum of squares (query 0 and key 0 share a position, so the rotation cancels). A softmax
-    that blocks with a finite -1e9 gives those blocked keys all of row 0's weight; -inf gives none.
+    x[0, 0] = X (S.far_magnitude, S.FAR_DECADES), and the rows 0 of w_q and w_qr point against
+    those of w_dkv w_uk and w_kr (every entry of w_kr's row 0 at least 0.5 in size): then
+    q_c·k_c + q_r·k_rope at (0, 0) is about -X² times a sum of squares (query 0 and key 0 share a
+    position, so the rotation cancels), every product in it at most 1e306 in size. A softmax that
+    blocks with a finite fill (-1e9, -1e20, ...) above it gives those blocked keys all of row 0's
+    weight; -inf gives none.
     """
     case = draw(SEQUENCE_PROBLEMS)
     h = case["num_heads"]
@@ -257,13 +280,19 @@ def far_below_minus_1e9(draw):
     w_kr[0] = np.where(np.abs(w_kr[0]) < 0.5, np.where(w_kr[0] < 0, -0.5, 0.5), w_kr[0])
     case["w_q"][0] = -np.round(case["w_dkv"][0] @ case["w_uk"], 2)
     case["w_qr"][0] = -np.tile(w_kr[0], h)
-    case["x"][0, 0] = 1e6
+    # score (0, 0) of head h is about -X² c_h; every partial sum of it is at most X² times largest
+    k_c0 = case["w_dkv"][0] @ case["w_uk"]
+    content, rotary = case["w_q"][0] * k_c0, case["w_qr"][0] * np.tile(w_kr[0], h)
+    c = -(content.reshape(h, -1).sum(axis=1) + rotary.reshape(h, -1).sum(axis=1))
+    c /= np.sqrt(content.size // h + rotary.size // h)
+    largest = np.abs(content).sum() + np.abs(rotary).sum()
+    case["x"][0, 0] = S.far_magnitude(draw(S.FAR_DECADES), float(c.min()), float(largest))
     return case
 
 
 @prop(case=far_below_minus_1e9())
 def test_allowed_scores_far_below_minus_1e9_keep_all_the_weight(kata, case):
-    """An allowed score far below -1e9 still takes all the weight from blocked keys (block with -inf, not a finite fill like -1e9)"""
+    """An allowed score far below -1e9 (down to the edge of overflow) still takes all the weight from blocked keys (block with -inf, not a finite fill like -1e9 or -1e20)"""
     compare(run(kata, case), torch_answer(case), case, message(f"{M}.why.against-torch-far-below"))
 
 
@@ -288,8 +317,6 @@ def test_shifting_every_position_changes_neither_out_nor_c_kv(kata, case):
     check_close(out_s, out, message(f"{M}.what.shifted", name="out"), why)
 
 
-#: For each head count, every order of the heads except the original one.
-HEAD_ORDERS = {h: list(itertools.permutations(range(h)))[1:] for h in range(2, 5)}
 
 
 def _head_columns(order, width):
@@ -308,8 +335,10 @@ def _reordered(case, order):
 def reordered_heads(draw):
     """A valid call with at least two heads, and a new order of its heads (not the identity)."""
     case = draw(MULTI_HEAD_PROBLEMS)
-    orders = HEAD_ORDERS[case["num_heads"]]
-    return {"call": case, "new head order": list(orders[draw(ints(0, len(orders) - 1))])}
+    order = S.rng_for(draw(S.SEEDS)).permutation(case["num_heads"])
+    if (order == np.arange(order.size)).all():  # never the original order (by construction)
+        order[[0, 1]] = order[[1, 0]]
+    return {"call": case, "new head order": [int(g) for g in order]}
 
 
 @prop(case=reordered_heads())
@@ -399,7 +428,7 @@ def bad_call(case, because) -> tuple[dict, dict]:
 def num_heads_bool_or_float(draw):
     """A call valid except that num_heads is True (for one head) or a float like 2.0."""
     if draw(BOOLS):
-        case = build(*_spec(draw, [z for z in SIZES if z["h"] == 1]))
+        case = build(*_spec(draw, ONE_HEAD_SIZES))
         case["num_heads"] = True
         return bad_call(case, message(f"{M}.because.num-heads-bool", value="True"))
     case = draw(PROBLEMS)
@@ -537,18 +566,23 @@ def test_rejects_an_input_that_is_not_2d(kata, case):
 
 @st.composite
 def a_zero_dimension(draw):
-    """A call with consistent shapes in which one size (n, d_model, d_c, d_h or d_v) is 0."""
+    """A call with consistent shapes in which one size (n, d_model, d_c, d_h, d_v or d_r) is 0
+    (d_r = 0 is even, and still a zero dimension: w_qr and w_kr have no columns)."""
     z, x_scale, seed = _spec(draw, SIZES)
-    which = ("n", "d_model", "d_c", "d_h", "d_v")[draw(ints(0, 4))]
-    z[which] = 0
+    return zero_size_call(z, ("n", "d_model", "d_c", "d_h", "d_v", "d_r")[draw(ints(0, 5))], x_scale, seed)
+
+
+def zero_size_call(z: dict, which: str, x_scale: float = 1.0, seed: int = 0):
+    z = dict(z, **{which: 0})
     case = build(z, x_scale, seed)
     shapes = ", ".join(f"{k} {np.shape(case[k])}" for k in INPUTS)
     return bad_call(case, message(f"{M}.because.zero-size", which=which, shapes=shapes))
 
 
-@rejects_each_call(a_zero_dimension())
+#: d_r = 0 in every run: it is even, so only the zero-dimension rule rejects it.
+@rejects_each_call(a_zero_dimension(), examples=[zero_size_call(SMALLEST, "d_r")])
 def test_rejects_a_zero_dimension(kata, case):
-    """An input with a zero-length dimension (n, d_model, d_c, d_h or d_v = 0) raises ValueError"""
+    """An input with a zero-length dimension (n, d_model, d_c, d_h, d_v or d_r = 0) raises ValueError"""
 
 
 @rejects_each_call(CONTRACT.a_call_with_a_non_finite_entry(PROBLEMS, index_from_seed=True))

@@ -24,7 +24,9 @@ from dojo.messages import is_message, message
 from hypothesis import example, strategies as st
 
 from tests import oracle
+from tests import largest as L
 from tests import strategies as S
+from tests.sizes import any_order_sizes
 from tests.contract import QKV, Contract, not_2d_forms
 from tests.judge import (
     KataMismatch,
@@ -116,22 +118,11 @@ def expected(case):
 
 
 # -- Strategies ------------------------------------------------------------------------------
-# A case's sizes come from a table, its arrays from one seed (tests/strategies.py: S.rng_for,
-# S.normal). Strategies are built once, at import.
+# A case's sizes come from tests/sizes.py (mostly small, sometimes 8 to 128), its arrays from one
+# seed (tests/strategies.py: S.rng_for, S.normal). Strategies are built once, at import.
 
-
-def _table(keep) -> list[tuple[int, int, int, int]]:
-    rows = [
-        (n, m, d_k, d_v)
-        for n in range(1, 7) for m in range(1, 10) for d_k in range(1, 6) for d_v in range(1, 6)
-        if keep(n, m, d_k, d_v)
-    ]
-    return sorted(rows, key=lambda z: (z[0] * z[2] + z[1] * (z[2] + z[3]), z))
-
-
-DISTINCT = _table(lambda n, m, d_k, d_v: len({n, m, d_k, d_v}) == 4 and m >= 2)
-COINCIDING = _table(lambda n, m, d_k, d_v: ((n == m) != (d_k == d_v)) and m >= 2)
-SIZES = st.one_of(st.sampled_from(DISTINCT), st.sampled_from(DISTINCT), st.sampled_from(COINCIDING))
+#: (n, m, d_k, d_v), m >= 2: pairwise different, or n == m, or d_k == d_v.
+SIZES = any_order_sizes(6)
 CAUSAL = st.booleans()
 #: How large the entries of q and k are.
 ENTRIES = st.sampled_from(["ordinary", "ordinary", "large", "far below 0", "below -17"])
@@ -195,6 +186,12 @@ def test_matches_the_quadratic_form_in_torch(kata, case):
     """out matches torch's quadratic form phi(q) phi(k)ᵀ v / rowsum, causal (bottom-right) or not, for entries from -300 to 1e7"""
     out = run(kata, **case)
     check_close(out, expected(case), "out", said("why.out", hint=OUT_HINT, sizes=sizes(case)))
+
+
+@prop(seed=st.just(0))
+def test_the_largest_realistic_case_matches_torch(kata, seed):
+    """The compare battery's largest realistic case (n = 2048) matches torch, checked as test_matches_the_quadratic_form_in_torch checks its cases"""
+    L.check_with(test_matches_the_quadratic_form_in_torch, kata, L.largest_case("linear_attention"))
 
 
 @S.valid_inputs()
@@ -286,7 +283,7 @@ def test_causal_keys_after_a_query_cannot_change_its_row(kata, case):
 
 
 #: Properties that draw no input: they build a fixed one themselves (tests/strategies.py).
-INPUT_BUILT_INSIDE = ("test_memory_stays_under_the_bound_at_n_equal_m_4096",)
+INPUT_BUILT_INSIDE = ("test_memory_stays_under_the_bound_at_n_equal_m_4096", "test_the_largest_realistic_case_matches_torch")
 #: The contract's memory bound: n = m = 4096, d_k = d_v = 16, causal, resident memory grows by
 #: less than 40 MiB during the call (the kernel's count, read from outside the process running
 #: the code). One n×m float64 matrix is 128 MiB.
@@ -358,8 +355,8 @@ def test_rejects_q_k_v_whose_shapes_do_not_fit(kata, case, seed):
     """q and k of different widths, or k and v with different numbers of rows, raise ValueError"""
     rng = S.rng_for(seed)
     (n, d_k), (m, d_v) = case["q"].shape, case["v"].shape
-    width = int(rng.choice([d for d in range(1, 7) if d != d_k]))
-    rows = int(rng.choice([r for r in range(n if case["causal"] else 1, 11) if r != m]))
+    width = int(rng.choice([d for d in range(1, max(7, d_k + 2)) if d != d_k]))
+    rows = int(rng.choice([r for r in range(n if case["causal"] else 1, max(11, n + 2, m + 2)) if r != m]))
     bad_k = dict(case, k=S.normal(rng, (m, width)))
     bad_v = dict(case, v=S.normal(rng, (rows, d_v)))
     expect_value_error(lambda: kata(**bad_k), said("because.k-width", d_k=d_k, width=width))

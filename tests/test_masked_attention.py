@@ -14,6 +14,7 @@ from hypothesis import example, strategies as st
 
 from dojo.messages import message
 from tests import oracle
+from tests import largest as L
 from tests import strategies as S
 from tests.contract import QKV, Contract, not_2d_forms
 from tests.judge import (
@@ -94,17 +95,18 @@ def draw_problem(draw, kind=None, masked=None, min_keys=1):
     n, m, d_k, d_v are pairwise different (one example in four: n == m and d_k == d_v); mask is None or a bool (n, m) with an allowed key
     in every row. ``kind``: "ordinary" (entries of size 0.3 to 10, drawn per array) or
     "large" (q and k entries ~100, so scores are ~1e4 and exp() overflows without the max
-    shift) or "far below" (masked, every score ~-1e12: S.scores_far_below). ``min_keys``: at least this many keys, so a key can be blocked while every row
+    shift) or "far below" (masked with a blocked key (m >= 2 whenever some size is), every score from about -1e10 down to
+    the edge of overflow: S.scores_far_below). ``min_keys``: at least this many keys, so a key can be blocked while every row
     keeps one.
     """
     dims = list(draw(PROBLEM_DIMS))
+    kind = kind or draw(KINDS)
+    if kind == "far below":  # blocked keys are what such scores test: at least two keys, one blocked
+        masked, min_keys = True, max(min_keys, 2)
     if dims[1] < min_keys:  # m is too small: swap it with the largest of the other sizes
         other = max((0, 2, 3), key=lambda i: dims[i])
         dims[1], dims[other] = dims[other], dims[1]
     n, m, d_k, d_v = dims
-    kind = kind or draw(KINDS)
-    if kind == "far below":  # blocked keys are what such scores test
-        masked = True
     masked = draw(BOOLEANS) if masked is None else masked
     q_scale, k_scale = (100.0, 100.0) if kind == "large" else (draw(S.SCALES), draw(S.SCALES))
     v_scale = draw(S.SCALES)
@@ -117,7 +119,9 @@ def draw_problem(draw, kind=None, masked=None, min_keys=1):
         "mask": S.valid_mask(rng, n, m, density) if masked else None,
     }
     if kind == "far below":
-        case["q"], case["k"] = S.scores_far_below(rng, case["q"], case["k"])
+        if m >= 2 and case["mask"].all():  # block one key of a row (it keeps the others)
+            case["mask"][draw(st.integers(0, n - 1)), draw(st.integers(0, m - 1))] = False
+        case["q"], case["k"] = S.scores_far_below(rng, case["q"], case["k"], draw(S.FAR_DECADES))
     return case, rng
 
 
@@ -159,7 +163,7 @@ def problems(draw, kind=None, masked=None):
     }
 )
 def test_matches_torch_attention(kata, case):
-    """Matches torch's scaled_dot_product_attention, with and without a mask, for ordinary, large (~1e4) and far-below-zero (~-1e12) scores"""
+    """Matches torch's scaled_dot_product_attention, with and without a mask, for ordinary, large (~1e4) and far-below-zero scores (from about -1e9 down to the edge of overflow)"""
     out, weights = run(kata, **case)
     want_out, want_weights = oracle.attention(case["q"], case["k"], case["v"], case["mask"])
     check_close(
@@ -169,6 +173,16 @@ def test_matches_torch_attention(kata, case):
         message(f"{M}.why.weights", sizes=sizes(case)),
     )
     check_close(out, want_out, "out", message(f"{M}.why.out", sizes=sizes(case)))
+
+
+#: Properties that draw no input: they build a fixed one themselves (tests/strategies.py).
+INPUT_BUILT_INSIDE = ("test_the_largest_realistic_case_matches_torch",)
+
+
+@prop(seed=st.just(0))
+def test_the_largest_realistic_case_matches_torch(kata, seed):
+    """The compare battery's largest realistic case (n = 512) matches torch, checked as test_matches_torch_attention checks its cases"""
+    L.check_with(test_matches_torch_attention, kata, L.largest_case("masked_attention"))
 
 
 @prop(case=problems())

@@ -11,13 +11,13 @@ down (one head, reordered heads, causality, row sums, array-likes), then the con
 each reached from generated bad calls that break exactly one rule.
 """
 
-import itertools
 
 import numpy as np
 from hypothesis import assume, example, strategies as st
 
 from dojo.messages import message
 from tests import oracle
+from tests import largest as L
 from tests import strategies as S
 from tests.contract import Contract, fresh, rejects_each_call
 from tests.judge import KataMismatch, check_close, check_pair, check_that, expect_value_error, prop
@@ -74,53 +74,63 @@ def _other_than(draw, lo: int, hi: int, avoid: int) -> int:
     return value + 1 if value >= avoid else value
 
 
-def size_table(keep=lambda z: True, heads=(1, 2, 3, 4), d_models=None) -> list[dict]:
-    """Sizes {n, d_model, h (num_heads), d_k, d_v, d_out} of valid calls, smallest arrays first.
+#: n, d_model, num_heads, d_k, d_v, d_out: mostly 1 to 6, sometimes 8 to 128 (tests/sizes.py),
+#: at most three of them past 6 and two of them 64 or more.
+_DIMS = S.size_tuple(6, 1, 6, distinct=False, max_big=3)
+#: The most work one example's sizes may ask for (multiply-adds of one call); past it, fewer heads.
+BUDGET = 8_000_000
 
-    All combinations with n <= 6, num_heads <= 4, d_k, d_v <= 4, d_model <= 8 and d_out <= 7
-    that ``keep`` accepts. A case picks its sizes by an index into this table (``_spec``), so
-    Hypothesis shrinks a failure towards the smallest sizes that still fail.
+
+def _apart(value: int, *others: int) -> int:
+    """``value``, or the next size above it that is none of ``others``."""
+    while value in others:
+        value += 1
+    return value
+
+
+@st.composite
+def mha_sizes(draw, kind: str):
+    """Sizes {n, d_model, h (num_heads), d_k, d_v, d_out} of a valid call, by construction:
+
+    - "any": num_heads, d_k and d_v pairwise different (d_k != d_v catches a V split by d_k; a
+      head count unlike the head widths catches axes mixed up in a reshape), d_model != d_k
+      (catches a scale by sqrt(d_model));
+    - "multi-head" (the same, at least two heads), "sequence" (the same, at least two positions);
+    - "one head": d_k != d_v, d_model != d_k;
+    - "torch module": what torch's nn.MultiheadAttention supports, d_model = num_heads * d_k =
+      num_heads * d_v <= 128, not 1 x 1.
     """
-    table = []
-    for h in heads:
-        for d_k in range(1, 5):
-            for d_v in range(1, 5):
-                for n in range(1, 7):
-                    for d_model in d_models(h, d_k) if d_models else range(1, 9):
-                        for d_out in range(1, 8):
-                            z = dict(n=n, d_model=d_model, h=h, d_k=d_k, d_v=d_v, d_out=d_out)
-                            if keep(z):
-                                table.append(z)
-
-    def entries(z):
-        return z["n"] * z["d_model"] + z["d_model"] * z["h"] * (2 * z["d_k"] + z["d_v"]) + z["h"] * z["d_v"] * z["d_out"]
-
-    table.sort(key=lambda z: (entries(z), tuple(z.values())))
-    return table
-
-
-def _ordinary(z) -> bool:
-    """num_heads, d_k and d_v pairwise different (d_k != d_v catches a V split by d_k; a head
-    count unlike the head widths catches axes mixed up in a reshape), d_model != d_k (catches a
-    scale by sqrt(d_model))."""
-    return len({z["h"], z["d_k"], z["d_v"]}) == 3 and z["d_model"] != z["d_k"]
+    n, d_model, h, d_k, d_v, d_out = draw(_DIMS)
+    if kind == "torch module":
+        if h * d_k > 128:  # many heads or wide ones, not both: the smaller becomes 1
+            h, d_k = (h, 1) if h >= d_k else (1, d_k)
+        if (h, d_k) == (1, 1):
+            d_k = 2
+        return dict(n=n, d_model=h * d_k, h=h, d_k=d_k, d_v=d_k, d_out=d_out)
+    h = {"one head": 1, "multi-head": max(h, 2)}.get(kind, h)
+    n = max(n, 2) if kind == "sequence" else n
+    per_head = n * (n * (d_k + d_v) + d_model * (2 * d_k + d_v) + d_v * d_out)
+    while h > 2 and h * per_head > BUDGET:
+        h //= 2
+    d_v = _apart(d_v, d_k)
+    if kind != "one head":
+        h = _apart(h, d_k, d_v)
+    d_model = _apart(d_model, d_k)
+    return dict(n=n, d_model=d_model, h=h, d_k=d_k, d_v=d_v, d_out=d_out)
 
 
-#: Any valid sizes (see ``_ordinary``).
-SIZES = size_table(_ordinary)
+#: Any valid sizes (see ``mha_sizes``).
+SIZES = mha_sizes("any")
 #: At least two heads.
-MULTI_HEAD_SIZES = [z for z in SIZES if z["h"] >= 2]
+MULTI_HEAD_SIZES = mha_sizes("multi-head")
 #: At least two positions.
-SEQUENCE_SIZES = [z for z in SIZES if z["n"] >= 2]
+SEQUENCE_SIZES = mha_sizes("sequence")
 #: One head, d_k != d_v, d_model != d_k.
-ONE_HEAD_SIZES = size_table(lambda z: z["d_k"] != z["d_v"] and z["d_model"] != z["d_k"], heads=(1,))
-#: What torch's nn.MultiheadAttention supports: d_model = num_heads * d_k = num_heads * d_v <= 8.
-TORCH_MODULE_SIZES = size_table(
-    lambda z: z["d_k"] == z["d_v"] and z["h"] * z["d_k"] <= 8 and (z["h"], z["d_k"]) != (1, 1),
-    d_models=lambda h, d_k: [h * d_k],
-)
+ONE_HEAD_SIZES = mha_sizes("one head")
+#: What torch's nn.MultiheadAttention supports: d_model = num_heads * d_k = num_heads * d_v.
+TORCH_MODULE_SIZES = mha_sizes("torch module")
 #: Typical magnitudes of x's entries: 0.3 gives soft attention, 3 peaky attention.
-X_SCALE_CHOICES = (1.0, 0.3, 3.0)
+X_SCALES = st.sampled_from((1.0, 0.3, 3.0))
 
 
 def uniform_index(draw, m: int) -> int:
@@ -138,17 +148,11 @@ def uniform_index(draw, m: int) -> int:
 
 
 def _spec(draw, table, causal=None):
-    """(sizes, x scale, causal, seed) of a valid call, drawn as an index and a seed.
-
-    The index picks the sizes, x's scale and (unless given) causal; a smaller index means
-    smaller arrays, then causal=False, then scale 1.0. Draws are the judge's main cost.
-    """
-    variants = len(X_SCALE_CHOICES) * (2 if causal is None else 1)
-    i = uniform_index(draw, len(table) * variants)
-    z, r = dict(table[i // variants]), i % variants
-    x_scale = X_SCALE_CHOICES[r % len(X_SCALE_CHOICES)]
+    """(sizes, x scale, causal, seed) of a valid call: sizes from the strategy ``table``."""
+    z = dict(draw(table))
+    x_scale = draw(X_SCALES)
     if causal is None:
-        causal = r >= len(X_SCALE_CHOICES)
+        causal = draw(BOOLS)
     return z, x_scale, causal, draw(S.SEEDS)
 
 
@@ -224,7 +228,7 @@ def far_below_problems(draw):
     (S.projected_scores_far_below): a finite fill of -1e9 for the future keys takes all the weight."""
     case = draw(CAUSAL_PROBLEMS)
     rng = S.rng_for(draw(S.SEEDS))
-    case["x"], case["w_q"], case["w_k"] = S.projected_scores_far_below(rng, case["x"], case["w_q"], case["w_k"])
+    case["x"], case["w_q"], case["w_k"] = S.projected_scores_far_below(rng, case["x"], case["w_q"], case["w_k"], draw(S.FAR_DECADES))
     return case
 
 
@@ -309,8 +313,18 @@ _EXAMPLE = dict(  # n=3, d_model=4, num_heads=2, d_k=1, d_v=3, d_out=2
     "w_k": np.array([[-1.0, -1.0], [0.1, 0.6], [-1.2, 0.5], [0.4, 0.9]]),
 })
 def test_matches_torch_multihead_attention(kata, case):
-    """Matches torch (scaled dot-product attention per head, heads concatenated in order, then w_o), causal or not, with d_k != d_v, scores far below zero (~-1e12) included"""
+    """Matches torch (scaled dot-product attention per head, heads concatenated in order, then w_o), causal or not, with d_k != d_v, scores far below zero (from about -1e9 down to the edge of overflow) included"""
     compare(run(kata, case), torch_answer(case), case, message(f"{M}.why.against-torch"))
+
+
+#: Properties that draw no input: they build a fixed one themselves (tests/strategies.py).
+INPUT_BUILT_INSIDE = ("test_the_largest_realistic_case_matches_torch",)
+
+
+@prop(seed=st.just(0))
+def test_the_largest_realistic_case_matches_torch(kata, seed):
+    """The compare battery's largest realistic case (n = 256) matches torch, checked as test_matches_torch_multihead_attention checks its cases"""
+    L.check_with(test_matches_torch_multihead_attention, kata, L.largest_case("multihead_attention"))
 
 
 @prop(case=problems(TORCH_MODULE_SIZES))
@@ -354,8 +368,6 @@ def test_one_head_is_plain_single_head_attention(kata, case):
     )
 
 
-#: For each head count, every order of the heads except the original one.
-HEAD_ORDERS = {h: list(itertools.permutations(range(h)))[1:] for h in range(2, 5)}
 
 
 def _head_columns(order, width):
@@ -368,8 +380,10 @@ def _head_columns(order, width):
 def reordered_heads(draw):
     """A valid call with at least two heads, and a new order of its heads (not the identity)."""
     case = draw(MULTI_HEAD_PROBLEMS)
-    orders = HEAD_ORDERS[case["num_heads"]]
-    return {"call": case, "new head order": list(orders[draw(ints(0, len(orders) - 1))])}
+    order = S.rng_for(draw(S.SEEDS)).permutation(case["num_heads"])
+    if (order == np.arange(order.size)).all():  # never the original order (by construction)
+        order[[0, 1]] = order[[1, 0]]
+    return {"call": case, "new head order": [int(g) for g in order]}
 
 
 @prop(case=reordered_heads())
@@ -601,7 +615,11 @@ def w_o_rows_wrong(draw):
     """A call valid except that w_o's row count is not num_heads * d_v."""
     case = draw(PROBLEMS)
     z = sizes_of(case)
-    rows = _other_than(draw, 1, 13, z["h"] * z["d_v"])
+    product = z["h"] * z["d_v"]
+    # Fewer rows or more, whatever the sizes: code that slices each head's block of w_o
+    # raises by itself on too few, and only extra rows show that it never checks.
+    fewer = product > 1 and draw(st.booleans())
+    rows = draw(ints(1, product - 1)) if fewer else product + draw(ints(1, 4))
     case["w_o"] = S.normal(S.rng_for(draw(S.SEEDS)), (rows, z["d_out"]))
     return bad_call(case, message(f"{M}.because.w-o-rows", rows=str(rows), h=str(z["h"]), d_v=str(z["d_v"]),
                                   product=str(z["h"] * z["d_v"])))

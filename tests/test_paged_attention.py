@@ -23,7 +23,9 @@ from hypothesis import example, strategies as st
 
 from dojo.messages import message
 from tests import oracle
+from tests import largest as L
 from tests import strategies as S
+from tests.sizes import query_key_sizes
 from tests.judge import (
     check_array,
     check_close,
@@ -122,31 +124,15 @@ def expected(case, oracle_fn=torch_paged_attention):
 
 
 # -- Strategies ------------------------------------------------------------------------------
-# Sizes come from one index into a table, the layout and the arrays from one seed (S.rng_for).
+# Sizes come from tests/sizes.py, the layout and the arrays from one seed (S.rng_for).
 
 
-def _table(keep) -> list[tuple[int, int, int, int]]:
-    """(n, m, d_k, d_v) with 1 <= n <= m <= 9 and d_k, d_v <= 5 that ``keep`` accepts, smallest first."""
-    rows = [
-        (n, m, d_k, d_v)
-        for n in range(1, 6) for m in range(n, 10) for d_k in range(1, 6) for d_v in range(1, 6)
-        if keep(n, m, d_k, d_v)
-    ]
-    return sorted(rows, key=lambda z: (z[0] * z[2] + z[1] * (z[2] + z[3]), z))
-
-
-#: n < m and n, m, d_k, d_v pairwise different.
-DISTINCT = _table(lambda n, m, d_k, d_v: len({n, m, d_k, d_v}) == 4)
-#: Realistic coincidences: n == m (a prefill) or d_k == d_v.
-COINCIDING = _table(lambda n, m, d_k, d_v: (n == m) != (d_k == d_v))
-#: Several new tokens behind a longer cache: 2 <= n < m.
-CHUNKS = [z for z in DISTINCT if z[0] >= 2]
-SIZE_TABLES = {
-    "any": st.one_of(st.sampled_from(DISTINCT), st.sampled_from(DISTINCT), st.sampled_from(COINCIDING)),
-    "chunk": st.sampled_from(CHUNKS),
-    "decode": st.sampled_from([z for z in DISTINCT if z[0] == 1]),
-}
-PAGE_SIZES = st.sampled_from([2, 3, 4, 1])
+#: Sizes from tests/sizes.py (mostly small, sometimes 8 to 128), n <= m: "any" (pairwise
+#: different, or n == m, a prefill, or d_k == d_v), "chunk" (2 <= n < m: several new tokens behind
+#: a longer cache) or "decode" (n = 1).
+SIZE_TABLES = {kind: query_key_sizes(kind) for kind in ("any", "chunk", "decode")}
+#: Tokens per page: mostly 1 to 4, sometimes 8 to 128 (more than the whole context, often).
+PAGE_SIZES = S.dims(1, 4)
 KINDS = st.sampled_from(["ordinary", "large"])
 #: What fills the slots outside the context: NaN and inf most often, since they show most.
 GARBAGE = st.sampled_from(["nan", "inf", "mixed", "huge", "ordinary"])
@@ -245,6 +231,16 @@ def test_matches_torch_on_the_gathered_cache_with_the_mask_aligned_bottom_right(
     check_close(out, expected(case), "out", said("why.matches", sizes=sizes(case)))
 
 
+#: Properties that draw no input: they build a fixed one themselves (tests/strategies.py).
+INPUT_BUILT_INSIDE = ("test_the_largest_realistic_case_matches_torch",)
+
+
+@prop(seed=st.just(0))
+def test_the_largest_realistic_case_matches_torch(kata, seed):
+    """The compare battery's largest realistic case (n = 8192) matches torch, checked as test_matches_torch_on_the_gathered_cache_with_the_mask_aligned_bottom_right checks its cases"""
+    L.check_with(test_matches_torch_on_the_gathered_cache_with_the_mask_aligned_bottom_right, kata, L.largest_case("paged_attention"))
+
+
 @S.valid_inputs(calls=lambda case: [call_of(case), dict(call_of(case), k_pages=case["new_k_pages"],
                                                          v_pages=case["new_v_pages"])])
 @st.composite
@@ -285,10 +281,16 @@ def test_decoding_one_token_at_a_time_reproduces_the_full_pass(kata, case):
         check_close(step[0], out[i], said("what.decoding-out", i=i), why)
 
 
-#: Column 0 of q is -2**16 and of k +2**17, so every score is about -2**32 (-4.3e9), and exact.
-_FAR_Q, _FAR_K = 2.0**16, 2.0**17
-#: A score of -4.3e9 is a float64 with an ulp of 1e-6: an answer that rounds it once (a
-#: logsumexp taken at that size, say) is off by about that much, and it is right. A -1e9 fill
+#: Column 0 of q is -2**a and of k +2**b (times t_j), so every score is about -2**(e - 1) t_j for
+#: e = a + b, drawn over every decade down to the edge of overflow (scores from -2**31, about
+#: -2e9, to about -1e306), so no finite fill (-1e9, -1e10, -1e20, ...) passes. Up to e = 36 every
+#: t_j = 1: the scores are exact and lie close together, so the weights are soft. From e = 37 the
+#: t_j are 1..m in random order: the scores of one query lie >= 2**36 apart, so the weights are
+#: one-hot whatever the rounding (soft weights at such sizes would be decided by the last bits:
+#: an answer that takes a logsumexp there rounds it by more than the tolerance).
+SOFT_EXPONENTS, ONE_HOT_EXPONENTS = st.integers(32, 36), st.integers(37, 1008)
+#: A score of -3.4e10 is a float64 with an ulp of 8e-6: an answer that rounds it once (a
+#: logsumexp taken at that size, say) is off by about that much, and it is right. A finite fill
 #: puts all the weight on the future keys instead, off by the size of v.
 FAR_TOLERANCE = 1e-4
 
@@ -296,21 +298,25 @@ FAR_TOLERANCE = 1e-4
 @S.valid_inputs()
 @st.composite
 def far_below_minus_1e9(draw):
-    """A chunk (n >= 2) whose every score is about -4.3e9: column 0 of q is -2**16 and of k
-    +2**17, the other three columns small integers (d_k = 4, so 1/sqrt(d_k) = 1/2 and every
-    score is exact in float64, whatever the order of the sums)."""
+    """A chunk (n >= 2) whose every score is far below -1e9, from -2e9 down to -1e306: column 0
+    of q is -2**(e // 2) and of k +2**(e - e // 2) t_j (SOFT_EXPONENTS, ONE_HOT_EXPONENTS), the other three columns
+    small integers (d_k = 4, so 1/sqrt(d_k) = 1/2 and every score is exact in float64 while the
+    weights are soft)."""
     n, m, _, d_v = draw(SIZE_TABLES["chunk"])
     page_size, junk = draw(PAGE_SIZES), draw(GARBAGE)
+    e = draw(SOFT_EXPONENTS | ONE_HOT_EXPONENTS)
     rng = S.rng_for(draw(S.SEEDS))
-    q = np.hstack([np.full((n, 1), -_FAR_Q), rng.integers(-3, 4, size=(n, 3)).astype(np.float64)])
-    k = np.hstack([np.full((m, 1), _FAR_K), rng.integers(-3, 4, size=(m, 3)).astype(np.float64)])
+    steps = np.ones((m, 1)) if e <= 36 else rng.permutation(m)[:, None] + 1.0
+    e = min(e, 1018 - int(np.ceil(np.log2(m))))  # every score, t_j included, below 2**1017
+    q = np.hstack([np.full((n, 1), -(2.0 ** (e // 2))), rng.integers(-3, 4, size=(n, 3)).astype(np.float64)])
+    k = np.hstack([2.0 ** (e - e // 2) * steps, rng.integers(-3, 4, size=(m, 3)).astype(np.float64)])
     v = S.normal(rng, (m, d_v), draw(S.SCALES))
     return {"q": q, **page(rng, k, v, page_size, junk)}
 
 
 @prop(case=far_below_minus_1e9())
 def test_allowed_scores_far_below_minus_1e9_still_win_over_the_future(kata, case):
-    """Scores far below -1e9 (about -4.3e9) are still valid: the future keys stay at weight 0 (a -1e9 fill instead of -inf would take all the weight)"""
+    """Scores far below -1e9 (from -2e9 down to -1e306) are still valid: the future keys stay at weight 0 (a finite fill such as -1e9 or -1e10 instead of -inf would take all the weight)"""
     out = run(kata, **case)
     check_close(out, expected(case, torch_paged_masked_fill), "out", said("why.far-below", sizes=sizes(case)),
                 rtol=FAR_TOLERANCE, atol=FAR_TOLERANCE)
@@ -396,7 +402,7 @@ def test_rejects_sizes_that_disagree(kata, case, seed):
     """q and k_pages of different widths (d_k), or k_pages and v_pages with a different number of pages or page size, raise ValueError"""
     rng = S.rng_for(seed)
     (n, d_k), (P, ps, d_v) = case["q"].shape, case["v_pages"].shape
-    other = lambda size: int(rng.choice([s for s in range(1, 7) if s != size]))  # noqa: E731
+    other = lambda size: int(rng.choice([s for s in range(1, max(7, size + 2)) if s != size]))  # noqa: E731
     d_k2 = other(d_k)
     for name, bad, because in (
         ("q", S.normal(rng, (n, d_k2)), said("because.widths", q_width=d_k2, k_width=d_k)),

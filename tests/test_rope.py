@@ -16,6 +16,7 @@ from hypothesis import example, strategies as st
 
 from dojo.messages import is_message, message
 from tests import oracle
+from tests import largest as L
 from tests import strategies as S
 from tests.judge import (
     KataMismatch,
@@ -66,8 +67,10 @@ def torch_rope(x, positions, *, base, interleaved):
 
 # -- Strategies --------------------------------------------------------------------------------
 
-N = st.integers(1, 6)
-PAIRS = st.integers(2, 4)  # d = 2 * pairs, so d in {4, 6, 8}: pairing bugs show
+N = S.dims(1, 6)  # mostly 1 to 6, sometimes 8 to 128 (tests/sizes.py)
+#: d = 2 * pairs: mostly d in {4, 6, 8}, so pairing bugs show; sometimes 16 to 256, so a table
+#: of frequencies built for 4 pairs shows too. d is even in every draw, by construction.
+PAIRS = S.dims(2, 4)
 BASES = st.sampled_from([10000.0, 100.0, 10.0, 2.0, 500.0, 1000])  # an int base is a number too
 BOOLS = st.booleans()
 POSITION_KINDS = st.sampled_from(["shuffled", "repeated", "sparse", "arange from an offset"])
@@ -139,6 +142,16 @@ def test_matches_a_complex_number_rope_in_torch(kata, case):
     """Matches torch RoPE built with complex numbers, both layouts, any base, positions that are not arange"""
     want = torch_rope(case["x"], case["positions"], base=case["base"], interleaved=case["interleaved"])
     check_close(run(kata, case), want, said("what.rotated"), said("why.rotation", about=about(case)))
+
+
+#: Properties that draw no input: they build a fixed one themselves (tests/strategies.py).
+INPUT_BUILT_INSIDE = ("test_the_largest_realistic_case_matches_torch",)
+
+
+@prop(seed=st.just(0))
+def test_the_largest_realistic_case_matches_torch(kata, seed):
+    """The compare battery's largest realistic case (n = 1024) matches torch, checked as test_matches_a_complex_number_rope_in_torch checks its cases"""
+    L.check_with(test_matches_a_complex_number_rope_in_torch, kata, L.largest_case("rope"))
 
 
 @prop(case=problems())

@@ -19,7 +19,9 @@ from hypothesis import example, strategies as st
 
 from dojo.messages import array_param, is_message, message
 from tests import oracle
+from tests import largest as L
 from tests import strategies as S
+from tests.sizes import query_key_sizes
 from tests.contract import QKV, Contract, not_2d_forms
 from tests.judge import (
     check_array,
@@ -137,40 +139,36 @@ def expected(case):
 
 
 # -- Strategies ------------------------------------------------------------------------------
-# A case's sizes come from one index into a table, its arrays from one seed. Strategies are
-# built once, at import.
+# A case's sizes come from tests/sizes.py, its arrays from one seed. Strategies are built once,
+# at import.
 
 
-def _table(keep) -> list[tuple[int, int, int, int]]:
-    """(n, m, d_k, d_v) with 1 <= n <= m <= 9 and d_k, d_v <= 4 that ``keep`` accepts, smallest first."""
-    rows = [
-        (n, m, d_k, d_v)
-        for n in range(1, 6) for m in range(n, 10) for d_k in range(1, 5) for d_v in range(1, 5)
-        if keep(n, m, d_k, d_v)
-    ]
-    return sorted(rows, key=lambda z: (z[0] * z[2] + z[1] * (z[2] + z[3]), z))
+#: Sizes from tests/sizes.py (mostly small, sometimes 8 to 128), n <= m: "any" (a cache longer
+#: than the chunk by at least 3, or a realistic coincidence: n == m, a prefill, or d_k == d_v),
+#: "chunk" (several new tokens behind a longer cache) or "blockable" (at least two keys, so some
+#: query has a key it may not see).
+SIZE_TABLES = {"any": query_key_sizes("any"), "chunk": query_key_sizes("chunk"), "blockable": query_key_sizes("any")}
 
 
-#: A cache longer than the chunk by at least 3, d_k != d_v: the window, the sinks and the
-#: corner all show.
-DISTINCT = _table(lambda n, m, d_k, d_v: m >= n + 3 and d_k != d_v)
-#: Realistic coincidences: n == m (a prefill) or d_k == d_v.
-COINCIDING = _table(lambda n, m, d_k, d_v: (n == m) != (d_k == d_v))
-#: Several new tokens behind a longer cache.
-CHUNKS = [z for z in DISTINCT if z[0] >= 2]
+def draw_sizes(draw, table):
+    """(n, m, d_k, d_v) of ``table`` (see SIZE_TABLES)."""
+    n, m, d_k, d_v = draw(SIZE_TABLES[table])
+    if n != m:  # the window, the sinks and the corner all show
+        m = max(m, n + 3)
+    if table == "blockable":
+        m = max(m, 2)
+    return n, m, d_k, d_v
 
-SIZE_TABLES = {
-    "any": st.one_of(st.sampled_from(DISTINCT), st.sampled_from(DISTINCT), st.sampled_from(COINCIDING)),
-    "chunk": st.sampled_from(CHUNKS),
-    # at least two keys, so some query has a key it may not see
-    "blockable": st.one_of(st.sampled_from(DISTINCT), st.sampled_from([z for z in COINCIDING if z[1] >= 2])),
-}
+
 KINDS = st.sampled_from(["ordinary", "large"])
 #: How the window and the sinks are chosen: "short" (window 1 to m - 1, the usual case), "any"
 #: (also window >= m and more sinks than keys).
 WINDOW_KINDS = {"short": st.just("short"), "any": st.sampled_from(["short", "short", "short", "long"])}
 #: num_sinks: none half the time (a plain sliding window), else 1 to 3, sometimes more than m.
 SINK_CHOICES = st.sampled_from([0, 0, 0, 1, 2, 3, "beyond"])
+#: A short window's size (or the cache less it): mostly 1 to 7, sometimes 8 to 128.
+WINDOW_SIZES = S.dims(1, 7)
+BOOLS = st.booleans()
 
 
 def draw_problem(draw, table="any", kind=None, windows="any", sinks=None):
@@ -179,7 +177,7 @@ def draw_problem(draw, table="any", kind=None, windows="any", sinks=None):
     ``kind``: "ordinary" (entries of size 0.3 to 10, drawn per array) or "large" (q and k
     entries ~100, so scores are ~1e4 and exp() overflows without the max shift).
     """
-    n, m, d_k, d_v = draw(SIZE_TABLES[table])
+    n, m, d_k, d_v = draw_sizes(draw, table)
     kind = draw(KINDS) if kind is None else kind
     q_scale, k_scale = (100.0, 100.0) if kind == "large" else (draw(S.SCALES), draw(S.SCALES))
     v_scale = draw(S.SCALES)
@@ -189,8 +187,12 @@ def draw_problem(draw, table="any", kind=None, windows="any", sinks=None):
         "k": S.normal(rng, (m, d_k), k_scale),
         "v": S.normal(rng, (m, d_v), v_scale),
     }
-    if draw(WINDOW_KINDS[windows]) == "short" and m >= 2:
-        case["window"] = int(rng.integers(1, m))
+    if draw(WINDOW_KINDS[windows]) == "short" and m >= 2:  # 1 to m - 1: a drawn size, or m less one
+        short = draw(WINDOW_SIZES)
+        if short >= m:
+            case["window"] = int(rng.integers(1, m))
+        else:
+            case["window"] = short if draw(BOOLS) else m - short
     else:
         case["window"] = int(rng.integers(m, m + 3))
     choice = draw(SINK_CHOICES) if sinks is None else sinks
@@ -225,6 +227,16 @@ def test_matches_torch_with_the_window_and_sink_mask(kata, case):
     """Matches torch's scaled_dot_product_attention with the bool mask j <= p_i and (p_i - j < window or j < num_sinks), for ordinary and large (~1e4) scores"""
     out = run(kata, **args(case))
     check_close(out, expected(case), "out", said("why.mask", sizes=sizes(case)))
+
+
+#: Properties that draw no input: they build a fixed one themselves (tests/strategies.py).
+INPUT_BUILT_INSIDE = ("test_the_largest_realistic_case_matches_torch",)
+
+
+@prop(seed=st.just(0))
+def test_the_largest_realistic_case_matches_torch(kata, seed):
+    """The compare battery's largest realistic case (n = 8192) matches torch, checked as test_matches_torch_with_the_window_and_sink_mask checks its cases"""
+    L.check_with(test_matches_torch_with_the_window_and_sink_mask, kata, L.largest_case("sliding_window_attention"))
 
 
 @prop(case=problems(windows="short", sinks=0))
@@ -340,23 +352,27 @@ def test_keys_a_query_may_not_see_cannot_change_its_row(kata, case):
     check_close_or_explain(out2[i], want[i], said("what.after-change-torch", i=i), why)
 
 
-#: How far below -1e9 the allowed scores lie.
-FAR = st.sampled_from([1e11, 1e30, 1e100])
+#: How far below -1e9 the allowed scores lie: 10**e, every decade from 1e11 to the edge of overflow.
+FAR_EXPONENTS = st.integers(11, 300)
 
 
 @S.valid_inputs()
 @st.composite
 def with_scores_far_below_minus_1e9(draw):
-    """A case whose every score is far below -1e9 (-1e11 to -1e100 times a spread): k[j] points
+    """A case whose every score is far below -1e9 (-1e11 to the edge of overflow, times a spread): k[j] points
     against a direction every q[i] leans along, so a blocked key filled with a finite -1e9
     would get all of a row's weight."""
     case, rng = draw_problem(draw, "any", "ordinary", windows="short")
-    far = draw(FAR)
+    exponent = draw(FAR_EXPONENTS)
     n, d_k = case["q"].shape
     m = case["k"].shape[0]
     u = np.abs(S.normal(rng, d_k)) + 0.5
+    far = min(10.0**exponent, 1e306 / (6.0 * float(u @ u)))  # every score, 2 * 3 * far * u·u, below 1e306
     case["q"] = np.round(rng.uniform(1.0, 2.0, (n, 1)), 2) * u
-    case["k"] = -np.round(rng.uniform(1.0, 3.0, (m, 1)), 2) * u * far
+    # b_j pairwise different by construction (1.00 to 3.00, or more for m > 201): two keys with
+    # equal scores far below zero would split a row's weight by rounding alone
+    b = (100 + rng.choice(max(201, m), size=(m, 1), replace=False)) / 100
+    case["k"] = -b * u * far
     return case
 
 
@@ -441,8 +457,8 @@ def test_rejects_q_k_v_whose_shapes_do_not_fit(kata, case, seed):
     """q and k of different widths, or k and v with different numbers of rows, raise ValueError"""
     rng = S.rng_for(seed)
     (n, d_k), (m, d_v) = case["q"].shape, case["v"].shape
-    width = int(rng.choice([d for d in range(1, 6) if d != d_k]))
-    rows = int(rng.choice([r for r in range(n, 11) if r != m]))
+    width = int(rng.choice([d for d in range(1, max(6, d_k + 2)) if d != d_k]))
+    rows = int(rng.choice([r for r in range(n, max(11, m + 2)) if r != m]))
     call = args(case)
     expect_value_error(lambda: kata(**dict(call, k=S.normal(rng, (m, width)))),
                        said("because.widths", q_width=d_k, k_width=width))

@@ -111,33 +111,34 @@ def fixed(**kwargs) -> Callable[[np.random.Generator], dict]:
     return lambda rng: {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in kwargs.items()}
 
 
-def scores_far_below(build: Callable[[np.random.Generator], dict]) -> Callable[[np.random.Generator], dict]:
-    """``build``'s call with large opposite entries in column 0 (q[:, 0] + 1e6, k[j, 0] - 1e6 (j + 1)):
-    every score q_i·k_j / sqrt(d_k) is about -1e12 (j + 1) / sqrt(d_k), far below -1e9, so a finite
-    fill of -1e9 instead of -inf gives the blocked keys all the weight."""
+def scores_far_below(build: Callable[[np.random.Generator], dict], far: float = 1e6) -> Callable[[np.random.Generator], dict]:
+    """``build``'s call with large opposite entries in column 0 (q[:, 0] + far, k[j, 0] - far (j + 1)):
+    every score q_i·k_j / sqrt(d_k) is about -far² (j + 1) / sqrt(d_k) (-1e12 (j + 1) / sqrt(d_k) by
+    default), so a finite fill above that (-1e9 by default; -1e13 at far = 1e10) instead of -inf
+    gives the blocked keys all the weight."""
 
-    def far(rng):
+    def far_below(rng):
         kw = build(rng)
         q, k = np.array(kw["q"], dtype=np.float64), np.array(kw["k"], dtype=np.float64)
-        q[:, 0] += 1e6
-        k[:, 0] -= 1e6 * np.arange(1, len(k) + 1)
+        q[:, 0] += far
+        k[:, 0] -= far * np.arange(1, len(k) + 1)
         return {**kw, "q": q, "k": k}
 
-    return far
+    return far_below
 
 
-def projected_scores_far_below(build: Callable[[np.random.Generator], dict]) -> Callable[[np.random.Generator], dict]:
-    """The same for a call that projects x (n, d_model) with w_q and w_k: x[i, 0] + 1e6 (i + 1), w_q's
-    row 0 all 1, w_k's all -1, so every head's scores are about -1e12 (i + 1)(j + 1) sqrt(d_k)."""
+def projected_scores_far_below(build: Callable[[np.random.Generator], dict], far: float = 1e6) -> Callable[[np.random.Generator], dict]:
+    """The same for a call that projects x (n, d_model) with w_q and w_k: x[i, 0] + far (i + 1), w_q's
+    row 0 all 1, w_k's all -1, so every head's scores are about -far² (i + 1)(j + 1) sqrt(d_k)."""
 
-    def far(rng):
+    def far_below(rng):
         kw = build(rng)
         x, w_q, w_k = (np.array(kw[a], dtype=np.float64) for a in ("x", "w_q", "w_k"))
-        x[:, 0] += 1e6 * np.arange(1, len(x) + 1)
+        x[:, 0] += far * np.arange(1, len(x) + 1)
         w_q[0], w_k[0] = 1.0, -1.0
         return {**kw, "x": x, "w_q": w_q, "w_k": w_k}
 
-    return far
+    return far_below
 
 
 def one_allowed_per_row(rng, n, m, density):

@@ -42,6 +42,20 @@ def _wide_keys(rng):
     return {"q": q, "k": k, "v": normal(rng, (3, 2)).astype(F16)}
 
 
+def _tie(rng):
+    """d_k = 3, query 0's scores with keys 0 and 1 tie exactly (q[0] = (a, b, 0.5), k = (b, 0, 0)
+    and (0, a, 0), a b / sqrt(3) about 540), while a * fp16(1/sqrt(3)) rounds up and b * it rounds
+    down in float16: a float16 pre-scaled q pulls the tie apart. v[:, 0] = (4, -4): out[0, 0] is 0."""
+    s = F16(1 / np.sqrt(3))
+    values = np.arange(1024, 2048) * 2.0**-6  # every float16 in [16, 32)
+    error = ((values.astype(F16) * s).astype(np.float64) - values * float(s)) / (values * float(s))
+    a, b = values[np.argmax(error)], values[np.argmin(error)]
+    q = np.array([[a, b, 0.5], [0.3, -1.2, 0.8]])
+    k = np.array([[b, 0.0, 0.0], [0.0, a, 0.0]])
+    v = np.array([[4.0, 0.5], [-4.0, 1.5]])
+    return {"q": q.astype(F16), "k": k.astype(F16), "v": v.astype(F16)}
+
+
 def _error(**changes):
     """A valid (n=3, m=4, d_k=2, d_v=5) float16 call with ``changes`` applied (a change may be a
     function of the keyword arguments)."""
@@ -81,8 +95,10 @@ BATTERY = Battery(
         Case("q·k above 65504 (entries near 256)", _overflowing_product),
         Case("q·k above 65504 (d_k = 1024, entries near 8)", _wide_keys),
         Case("3000 keys, values around 2 (a float16 running sum drifts)", _attn(2, 3000, 2, 2, 0.5, 2.0)),
+        Case("two keys tied exactly, pulled apart by a float16 pre-scaled q", _tie),
         *(_random(i) for i in range(6)),
         Case("q as a nested list", _error(q=lambda kw: kw["q"].tolist()), "error"),
+        Case("k as a list of float16 rows", _error(k=lambda kw: list(kw["k"])), "error"),
         Case("k as float32", _error(k=lambda kw: kw["k"].astype(np.float32)), "error"),
         Case("v as float64", _error(v=lambda kw: kw["v"].astype(np.float64)), "error"),
         Case("q is 1-D", _error(q=lambda kw: kw["q"][0]), "error"),

@@ -70,6 +70,7 @@ BATTERY = Battery(
     cases=(
         Case("one decoding step: n=1 new token, m=6 cached", _cached(1, 6, 3, 2)),
         Case("a chunk: n=3 new tokens, m=7 cached", _cached(3, 7, 4, 2)),
+        Case("a chunk past 8: n=5 new tokens, m=13 cached", _cached(5, 13, 3, 2)),
         Case("prefill: n = m = 5 (ordinary causal attention)", _cached(5, 5, 3, 4)),
         Case("n = m = 1", _cached(1, 1, 2, 3)),
         Case("n=2 new, m=3 cached", _cached(2, 3, 2, 2)),

@@ -52,14 +52,19 @@ def _mla_error(**changes):
     return build
 
 
-def _far_below(rng):
-    """Query 0's only allowed score is about -1e11 in both heads; its blocked scores are ~1e6."""
-    kw = _mla(4, 4, 2, 3, 2, 3, 2, [5, 1, 7, 2])(rng)
-    kw["w_kr"][0] = np.where(np.abs(kw["w_kr"][0]) < 0.5, 0.5, kw["w_kr"][0])
-    kw["w_q"][0] = -np.round(kw["w_dkv"][0] @ kw["w_uk"], 2)
-    kw["w_qr"][0] = -np.tile(kw["w_kr"][0], 2)
-    kw["x"][0, 0] = 1e6
-    return kw
+def _far_below(far: float = 1e6):
+    """Query 0's only allowed score is about -far² / 10 in both heads (-1e11 by default); its
+    blocked scores are ~far."""
+
+    def build(rng):
+        kw = _mla(4, 4, 2, 3, 2, 3, 2, [5, 1, 7, 2])(rng)
+        kw["w_kr"][0] = np.where(np.abs(kw["w_kr"][0]) < 0.5, 0.5, kw["w_kr"][0])
+        kw["w_q"][0] = -np.round(kw["w_dkv"][0] @ kw["w_uk"], 2)
+        kw["w_qr"][0] = -np.tile(kw["w_kr"][0], 2)
+        kw["x"][0, 0] = far
+        return kw
+
+    return build
 
 
 def _overflowing_score(kw):
@@ -143,7 +148,8 @@ BATTERY = Battery(
         Case("positions up to 10**6", _mla(3, 4, 2, 3, 2, 2, 4, [10**6, 999_983, 3])),
         Case("d_c = h * d_h (the latent as wide as the keys)", _mla(4, 5, 2, 4, 2, 3, 2)),
         Case("large scores (~1e4)", _mla(4, 4, 2, 3, 2, 3, 2, scale=40.0)),
-        Case("query 0's only allowed score near -1e11 (blocked scores ~1e6)", _far_below),
+        Case("query 0's only allowed score near -1e11 (blocked scores ~1e6)", _far_below()),
+        Case("query 0's only allowed score near -1e29 (blocked scores ~1e15)", _far_below(1e15)),
         Case("num_heads as numpy.int64", lambda r: {**_mla(3, 4, 2, 2, 1, 3, 2)(r), "num_heads": np.int64(2)}),
         Case("positions as a list of ints", lambda r: {**_mla(3, 4, 2, 2, 3, 1, 2)(r), "positions": [4, 1, 8]}),
         Case("positions of dtype uint8", lambda r: {**_mla(3, 4, 2, 2, 3, 1, 2)(r),
@@ -168,6 +174,7 @@ BATTERY = Battery(
         Case("x is 1-D", _mla_error(x=lambda kw: kw["x"][0]), "error"),
         Case("x has no rows", _mla_error(x=np.zeros((0, 5)), positions=np.zeros(0, dtype=np.int64)), "error"),
         Case("d_c = 0", _mla_error(w_dkv=np.zeros((5, 0)), w_uk=np.zeros((0, 6)), w_uv=np.zeros((0, 4))), "error"),
+        Case("d_r = 0 (no RoPE columns)", _mla_error(w_qr=np.zeros((5, 0)), w_kr=np.zeros((5, 0))), "error"),
         Case("NaN in x", _mla_error(x=lambda kw: set_entry(kw["x"], (1, 2), np.nan)), "error"),
         Case("+inf in w_uk", _mla_error(w_uk=lambda kw: set_entry(kw["w_uk"], (0, 1), np.inf)), "error"),
         Case("float positions (2.5)", _mla_error(positions=np.array([4.0, 2.5, 9.0, 1.0])), "error"),

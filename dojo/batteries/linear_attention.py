@@ -87,6 +87,7 @@ BATTERY = Battery(
         Case("not causal, n=3 < m=5", _linear(3, 5, 3, 2)),
         Case("not causal, more queries than keys (n=6, m=3)", _linear(6, 3, 2, 2)),
         Case("causal, n = m = 5", _linear(5, 5, 3, 2, causal=True)),
+        Case("causal, n = m = 13 (a chunk of 8 and a shorter one)", _linear(13, 13, 3, 2, causal=True)),
         Case("causal, n=3 < m=7 (aligned bottom-right)", _linear(3, 7, 3, 2, causal=True)),
         Case("causal, one query (a decoding step)", _linear(1, 6, 3, 2, causal=True)),
         Case("d_k = 1", _linear(3, 5, 1, 2, causal=True)),

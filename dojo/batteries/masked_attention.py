@@ -94,6 +94,7 @@ BATTERY = Battery(
     cases=(
         Case("n = m, no mask", _attn(4, 4, 3, 2)),
         Case("n != m: 3 queries, 6 keys", _attn(3, 6, 4, 2)),
+        Case("n != m: 5 queries, 13 keys (past a table of 8)", _attn(5, 13, 3, 2)),
         Case("n != m: 6 queries, 2 keys", _attn(6, 2, 3, 3)),
         Case("d_k != d_v (d_k=5, d_v=2)", _attn(4, 4, 5, 2)),
         Case("causal mask", _attn(5, 5, 3, 4, mask="causal")),
@@ -105,6 +106,8 @@ BATTERY = Battery(
         Case("mixed scales: query rows 1e6 apart", _mixed_queries),
         Case("causal mask, scores above 1e9 (blocked must stay exactly 0)", _attn(4, 4, 2, 3, scale=1e5, mask="causal")),
         Case("mask, every allowed score far below -1e9 (about -1e12)", scores_far_below(_attn(3, 4, 2, 3, mask=_padding))),
+        Case("mask, every allowed score far below -1e13 (about -1e20)", scores_far_below(_attn(3, 4, 2, 3, mask=_padding), 1e10)),
+        Case("mask, every allowed score far below -1e30 (about -1e40)", scores_far_below(_attn(3, 4, 2, 3, mask=_padding), 1e20)),
         Case("float32 inputs (computed in float64)",
              lambda r: {a: x.astype(np.float32) for a, x in _attn(3, 4, 3, 2)(r).items()}),
         Case("keys 0.06 apart near 2**20 (lost in float32)",

@@ -43,13 +43,18 @@ def _random(i: int) -> Case:
                 _case(n, m, d_k, d_v, page_size, scale, junk=float(plan.choice([np.nan, 5.0, np.inf]))), "random")
 
 
-def _far_below(rng):
-    """Every score about -4.3e9 (exact: d_k = 4, integer entries), so a -1e9 fill takes the
-    weight. Neighbouring keys' scores are 40 apart, so each row's weights are one-hot to 1e-17
-    and a logsumexp taken at -4.3e9 (which rounds by 1e-6) still agrees to float64 precision."""
-    q = np.array([[-(2.0**16), 1.0, 0.0, 2.0], [-(2.0**16), 1.0, 1.0, 0.0], [-(2.0**16), 1.0, -1.0, 1.0]])
-    k = np.hstack([np.full((7, 1), 2.0**17), 80.0 * np.arange(7)[:, None], rng.integers(-3, 4, size=(7, 2))])
-    return {"q": q, **_paged(rng, k, normal(rng, (7, 2)), 3, junk=0.0)}
+def _far_below(half: int = 16):
+    """Every score about -2**(2 half) (-4.3e9 by default; exact: d_k = 4, integer entries), so a
+    finite fill above it (-1e9; -1e10 at half = 20, scores -1.1e12) takes the weight. Neighbouring
+    keys' scores are 40 apart, so each row's weights are one-hot to 1e-17 and a logsumexp taken
+    at -4.3e9 (which rounds by 1e-6) still agrees to float64 precision."""
+
+    def build(rng):
+        q = np.array([[-(2.0**half), 1.0, 0.0, 2.0], [-(2.0**half), 1.0, 1.0, 0.0], [-(2.0**half), 1.0, -1.0, 1.0]])
+        k = np.hstack([np.full((7, 1), 2.0 ** (half + 1)), 80.0 * np.arange(7)[:, None], rng.integers(-3, 4, size=(7, 2))])
+        return {"q": q, **_paged(rng, k, normal(rng, (7, 2)), 3, junk=0.0)}
+
+    return build
 
 
 def _forms(table_form=None, context_form=None, arrays=None):
@@ -153,7 +158,8 @@ BATTERY = Battery(
         Case("NaN only in a page nobody names", _case(2, 6, 3, 2, 3, spare_pages=2, junk=np.nan)),
         Case("NaN only past context_len in the last page", _tail_nan),
         Case("large scores (~1e4)", _case(3, 6, 4, 2, 2, scale=100.0)),
-        Case("scores near -4.3e9 (far below -1e9)", _far_below),
+        Case("scores near -4.3e9 (far below -1e9)", _far_below()),
+        Case("scores near -1.1e12 (far below -1e10)", _far_below(20)),
         Case("block_table as a list of ints", _forms(table_form=lambda t: t.tolist())),
         Case("block_table of dtype uint8", _forms(table_form=lambda t: t.astype(np.uint8))),
         Case("context_len as np.int32", _forms(context_form=np.int32)),

@@ -12,7 +12,7 @@ from dojo.cli.common import Exit, UsageError, confirm, kata_arg, shown, words
 from dojo.env import Env
 from dojo import screen
 from dojo.render import status_text
-from dojo.state import CannotWrite, Store, atomic_write_bytes, check_oracle_cache
+from dojo.state import CannotWrite, Store, atomic_write_bytes
 from dojo.stubs import stub_source, untouched
 
 
@@ -113,7 +113,6 @@ def cmd_restore(env: Env, args) -> int:
     env.say(words("cli.restore.done", path=shown(env, path), backup=shown(env, chosen)))
     from dojo.runner import judge
 
-    check_oracle_cache(env)
     verdict = judge(env, kata, path.parent)
     record_verdict(store, kata, verdict, env, hashlib.sha256(content).hexdigest())
     env.say(words("cli.restore.judged", status=status_text(env, verdict.summary())))

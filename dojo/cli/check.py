@@ -7,7 +7,7 @@ from dojo.cli.common import Exit, UsageError, current_kata, kata_arg, next_kata,
 from dojo.cli.progress import progress_table
 from dojo.env import Env
 from dojo.render import line, status_text, verdict_lines
-from dojo.state import Store, check_oracle_cache, content_hash
+from dojo.state import Store, content_hash
 
 
 def record_verdict(store: Store, kata: registry.Kata, verdict, env: Env, digest: str | None) -> None:
@@ -26,7 +26,6 @@ def cmd_check(env: Env, args) -> int:
 
     store = Store(env)
     store.load()
-    check_oracle_cache(env)
     all_ok = True
     n = len(registry.KATAS)
     for i, k in enumerate(registry.KATAS, 1):
@@ -52,7 +51,7 @@ def cmd_test(env: Env, args) -> int:
     if kata is None:
         raise UsageError(words("usage.no-current-kata", command="test"))
     path = env.kata_file(kata)
-    verdict, store = judge_and_record(env, kata)
+    verdict, store = judge_and_record(env, kata, seed=getattr(args, "seed", None))
     json_to = getattr(args, "json_to", None)
     if json_to == "-":
         write_results(env, verdict, kata, json_to)
@@ -69,16 +68,15 @@ def cmd_test(env: Env, args) -> int:
     return exit_code(verdict)
 
 
-def judge_and_record(env: Env, kata: registry.Kata):
-    """Judge ``kata``'s file in fresh processes and keep the verdict as its progress: what
-    ``dojo test`` does before it shows anything (the notebook's ``%%kata`` runs this too, in a
-    child of its kernel). Returns the verdict and the store it was recorded in."""
+def judge_and_record(env: Env, kata: registry.Kata, seed: int | None = None):
+    """Judge ``kata``'s file and keep the verdict as its progress: what ``dojo test`` does
+    before it shows anything (the notebook's ``%%kata`` runs this too, in a child of its
+    kernel). ``seed``: replay that run. Returns the verdict and the store it was recorded in."""
     from dojo.runner import judge
 
     path = env.kata_file(kata)
-    check_oracle_cache(env)
     digest = content_hash(path)
-    verdict = judge(env, kata, path.parent)
+    verdict = judge(env, kata, path.parent, seed=seed)
     store = Store(env)  # read after the judge: a hint taken meanwhile is kept
     record_verdict(store, kata, verdict, env, digest)
     return verdict, store

@@ -78,6 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("test", help=words("cli.test.help"), description=words("cli.test.description"))
     p.add_argument("kata", nargs="?", help=current)
     p.add_argument("--json", metavar="FILE", dest="json_to", help=words("cli.test.json"))
+    p.add_argument("--seed", type=int, metavar="N", help=words("cli.test.seed"))
     p.set_defaults(func=cmd_test)
     p = sub.add_parser("hint", help=words("cli.hint.help"), description=words("cli.hint.description"))
     p.add_argument("kata", nargs="?", help=current)

@@ -29,6 +29,9 @@ def welcome() -> str:
 
 
 def cmd_progress(env: Env, args) -> int:
+    from dojo import warm
+
+    warm.start_ahead(env.root)  # so the first verdict after this is warm too
     store = Store(env)
     data = store.load()
     if not data.get("welcomed"):

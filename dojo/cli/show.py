@@ -11,9 +11,11 @@ from dojo.state import Store
 
 
 def cmd_show(env: Env, args) -> int:
+    from dojo import warm
     from dojo.cli.progress import difficulty
 
     kata = kata_arg(args.kata)
+    warm.start_ahead(env.root)  # while the candidate reads, the judge warms up
     source = env.solution_file(kata)
     about = words("cli.show.about", difficulty=difficulty(kata), minutes=kata.minutes)
     env.say(line(env, (locale.kata_title(kata), "bold"), f"   {about}"))

@@ -18,7 +18,7 @@ from dojo.interview.loop import LoopInterview
 from dojo.interview.queue import Interview
 from dojo.interview.screen import Signals
 from dojo.interview.state import Entry, Session
-from dojo.state import Store, check_oracle_cache
+from dojo.state import Store
 
 
 # -- picking the problems -------------------------------------------------------------------
@@ -98,7 +98,6 @@ def cmd_interview(env: Env, args) -> int:
     if len(answers) > left:
         many = "one" if left == 1 else "many"
         raise UsageError(words(f"interview.usage.too-many-answers.{many}", count=len(answers), left=left))
-    check_oracle_cache(env)
     judge = WarmJudge(env)  # the expensive imports happen before any clock starts
     keys = None if answers else Keys(env.stdin)
     script = [(Path(a).resolve(), ats[i] if i < len(ats) else None) for i, a in enumerate(answers)]

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from dojo import history, registry
 from dojo.env import Env
-from dojo.state import CannotWrite, atomic_write_text, read_error, read_text, reason, set_aside, where
+from dojo.state import CannotWrite, atomic_write_text, loads, read_error, read_text, reason, set_aside, where
 
 SESSION_VERSION = 1
 
@@ -212,7 +212,7 @@ def load(env: Env) -> Session | None:
         text = read_text(path)
         if text is None:
             return None
-        data = json.loads(text)
+        data = loads(text)
         try:
             return from_json(env, data)
         except ValueError as e:

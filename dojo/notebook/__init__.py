@@ -21,6 +21,9 @@ from __future__ import annotations
 
 def load_ipython_extension(ipython) -> None:
     """``%load_ext dojo`` (through ``dojo.load_ipython_extension``)."""
+    from dojo import warm
+    from dojo.env import Env
     from dojo.notebook.magics import register
 
     register(ipython)
+    warm.start_ahead(Env.from_os().root)  # the first %%kata verdict is warm too

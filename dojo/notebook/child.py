@@ -35,9 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     kata = registry.get(args.kata)
     if args.file:
         from dojo.runner import judge
-        from dojo.state import check_oracle_cache
 
-        check_oracle_cache(env)
         verdict = judge(env, kata, Path(args.file).parent)
     else:
         from dojo.cli.check import judge_and_record

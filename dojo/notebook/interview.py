@@ -21,7 +21,6 @@ kernel dies the interview gets SIGHUP, as a closed terminal does: it stays open 
 
 from __future__ import annotations
 
-import json
 import subprocess
 import time
 import uuid
@@ -50,7 +49,9 @@ class NotebookInterview:
     def problem(self) -> dict | None:
         """The running problem as ``interview.json`` has it (read only: the interview owns it)."""
         try:
-            data = json.loads((self.env.state_dir / "interview.json").read_text(encoding="utf-8"))
+            from dojo import safe_read
+
+            data = safe_read.read_json(self.env.state_dir / "interview.json")
             current = data.get("current")
             return current if isinstance(current, dict) and current.get("kata") == self.kata.module else None
         except (OSError, ValueError, AttributeError):

@@ -30,6 +30,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.seeding import without_ci
 from tests.tool.harness import REPO, Sandbox
 
 pytestmark = pytest.mark.contributors  # the contributors' suite
@@ -137,8 +138,7 @@ def own_environ(tmp_path: Path, env: dict) -> dict:
     """``env`` with a TMPDIR of this test's own, and no CI (the practice profile's examples)."""
     tmp = tmp_path / "tmpdir"
     tmp.mkdir(exist_ok=True)
-    env = dict(env, TMPDIR=str(tmp))
-    env.pop("CI", None)
+    env = dict(without_ci(env), TMPDIR=str(tmp))
     env.pop("DOJO_KATA_DEADLINE", None)
     return env
 
@@ -197,6 +197,11 @@ def test_dojo_test_never_passes_hangs_or_leaves_processes(path, tmp_path):
         assert "All " not in out or " properties pass." not in out.split("All ")[-1][:40], out[-3000:]
         assert words in out, f"{path.name}: {words!r} not in the verdict:\n{out[-3000:]}"
         assert "not your fault" not in out  # the candidate's doing, never the tool's
+    # The verdict came from this sandbox's own warm judge (its TMPDIR is the test's): end it,
+    # as `dojo clean` does, then nothing of the run may remain.
+    stopped = subprocess.run(sandbox.command("clean"), cwd=sandbox.root, env=env, capture_output=True,
+                             text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert stopped.returncode == 0, stopped.stdout + stopped.stderr
     left = lingering(str(tmp_path))
     assert not left, describe(left)
     check_checkout(before)

@@ -6,7 +6,7 @@ import pytest
 from dojo import registry
 from dojo.diagnosis import catalogue, diagnose
 from dojo.loader import KataTimeout, load_kata
-from tests.meta.selfcheck import described, implementations, judge
+from tests.meta.selfcheck import SEEDS, described, implementations, judge
 
 # Wrong implementations overflow and divide by zero on purpose: their warnings are expected.
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
@@ -38,10 +38,17 @@ def _sampled(cases):
 
 @pytest.mark.parametrize("case", _sampled(WRONG))
 def test_every_realistic_bug_is_caught(case):
+    """Caught on every one of the self-check's run seeds, and diagnosed as itself from the
+    calls of the first seed's failure."""
     kata, path = case
-    outcomes = judge(kata, path, stop_at_first_failure=True)
+    missed = [s for s in SEEDS[1:]
+              if not any(o.error is not None for o in judge(kata, path, stop_at_first_failure=True, seed=s))]
+    outcomes = judge(kata, path, stop_at_first_failure=True, seed=SEEDS[0])
     caught = [o for o in outcomes if o.error is not None]
-    assert caught, f"the judge passed a wrong {kata}: {described(path)} ({path.name})"
+    if not caught:
+        missed.insert(0, SEEDS[0])
+    assert not missed, (f"the judge passed a wrong {kata} on run seed(s) {missed} of {list(SEEDS)}: "
+                        f"{described(path)} ({path.name})")
     if isinstance(caught[0].error, KataTimeout):
         return  # a hang is reported as a hang, never diagnosed
     function = registry.get(kata).function
@@ -86,9 +93,10 @@ def test_every_realistic_bug_is_caught(case):
 
 @pytest.mark.parametrize("case", RIGHT, ids=[_id(c) for c in RIGHT])
 def test_every_correct_variant_passes(case):
+    """Accepted on every one of the self-check's run seeds."""
     kata, path = case
-    outcomes = judge(kata, path, stop_at_first_failure=False)
-    failed = [f"{o.property}: {type(o.error).__name__}: {o.error}" for o in outcomes if o.error]
+    failed = [f"run seed {s}: {o.property}: {type(o.error).__name__}: {o.error}"
+              for s in SEEDS for o in judge(kata, path, stop_at_first_failure=False, seed=s) if o.error]
     assert not failed, f"the judge rejected a correct {kata} ({described(path)}):\n" + "\n".join(failed)
     function = registry.get(kata).function
     found = diagnose(kata, function, load_kata(path, function), [], budget=60, call=1)

@@ -10,18 +10,27 @@ when its lifeline pipe closes, the watchdog when its pipe closes.
 Each run has a folder of its own under tmp_path, and its TMPDIR there: every process a run
 starts names it in its command line (the kata folder, the zygote's socket path, which forked
 workers keep) or its environment (TMPDIR, which a program a worker started inherits).
+
+``dojo test`` judges in the warm judge (one for the test, in a runtime folder of its own): the
+server is meant to outlive a killed client, so it alone is not a leftover; the pytest child it
+forked for the killed verdict is (it has the server's command line, and the server as parent).
+The server's own zygote (kept for every verdict) is not one either. The test ends the server
+itself, and then nothing may remain.
 """
 
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
 
+from tests.seeding import without_ci
 from tests.tool.harness import REPO, Sandbox
 
 pytestmark = pytest.mark.contributors  # about two minutes: the contributors' suite
@@ -74,9 +83,38 @@ def processes_mentioning(text: str) -> list[int]:
     return found
 
 
+def _cmdline(pid) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def warm_server(pid: int) -> bool:
+    """``pid`` is a warm judge itself (not a child it forked, which keeps its command line)."""
+    return b"dojo.judge_server" in _cmdline(pid) and b"dojo.judge_server" not in _cmdline(_parent(pid))
+
+
+def warm_judge_itself(pid: int) -> bool:
+    """``pid`` is a warm judge or the zygote it keeps for all its verdicts (not a worker that
+    zygote forked for one verdict, nor a pytest child of the server)."""
+    if warm_server(pid):
+        return True
+    parent = _parent(pid)
+    return parent is not None and warm_server(parent) and b"zygote.run" in _cmdline(pid)
+
+
 def left_after(text: str, within: float = WITHIN) -> list[int]:
     end = time.monotonic() + within
-    while (found := processes_mentioning(text)) and time.monotonic() < end:
+    while ((found := [p for p in processes_mentioning(text) if not warm_judge_itself(p)])
+           and time.monotonic() < end):
         time.sleep(0.05)
     return found
 
@@ -119,13 +157,28 @@ def run_and_kill(command: list[str], cwd: Path, env: dict, folder: Path, delay: 
     return running, left_after(str(folder))
 
 
-def environ(base: dict, folder: Path) -> dict:
+def environ(base: dict, folder: Path, runtime: Path | None = None) -> dict:
     tmp = folder / "tmp"
     tmp.mkdir(parents=True)
-    env = dict(base, TMPDIR=str(tmp))
-    env.pop("CI", None)
+    env = dict(without_ci(base), TMPDIR=str(tmp))
+    if runtime is not None:
+        env["XDG_RUNTIME_DIR"] = str(runtime)
     env.pop("DOJO_KATA_DEADLINE", None)
     return env
+
+
+def end_warm_judges(tmp_path: Path) -> None:
+    """SIGTERM the warm judges that mention this test (they clean up), and wait for them."""
+    servers = [p for p in processes_mentioning(str(tmp_path)) if warm_server(p)]
+    for pid in servers:
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except OSError:
+            pass
+    left_after(str(tmp_path))
+    deadline = time.monotonic() + WITHIN
+    while any(Path(f"/proc/{p}").exists() for p in servers) and time.monotonic() < deadline:
+        time.sleep(0.05)
 
 
 def check(route: str, runs: list[tuple[float, bool, list[int]]], tmp_path: Path) -> None:
@@ -141,16 +194,22 @@ def check(route: str, runs: list[tuple[float, bool, list[int]]], tmp_path: Path)
 
 def test_kill_9_of_dojo_test_leaves_no_process(tmp_path):
     rng = random.Random(SEED)
+    runtime = Path(tempfile.mkdtemp(prefix="dj-", dir="/tmp"))  # short: a socket's path
     runs = []
-    for i in range(RUNS):
-        delay = rng.uniform(*DELAY)
-        folder = tmp_path / f"run-{i}"
-        folder.mkdir()
-        sandbox = Sandbox(folder)
-        sandbox.write_kata("softmax", SLOWISH)
-        env = environ(sandbox.environ(), folder)
-        running, left = run_and_kill(sandbox.command("test", "softmax"), sandbox.root, env, folder, delay)
-        runs.append((delay, running, left))
+    try:
+        for i in range(RUNS):
+            delay = rng.uniform(*DELAY)
+            folder = tmp_path / f"run-{i}"
+            folder.mkdir()
+            sandbox = Sandbox(folder)
+            sandbox.write_kata("softmax", SLOWISH)
+            env = environ(sandbox.environ(), folder, runtime)
+            running, left = run_and_kill(sandbox.command("test", "softmax"), sandbox.root, env, folder, delay)
+            runs.append((delay, running, left))
+        assert list(runtime.glob("*/*.sock")), "no run was judged by a warm judge"
+    finally:
+        end_warm_judges(tmp_path)
+        shutil.rmtree(runtime, ignore_errors=True)
     check("dojo test", runs, tmp_path)
 
 

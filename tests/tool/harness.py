@@ -75,7 +75,9 @@ class Sandbox:
         return hashlib.sha256(data).hexdigest()
 
     def environ(self) -> dict:
-        env = dict(os.environ)
+        from tests.seeding import without_ci
+
+        env = without_ci(os.environ)  # a user's machine: the practice profile, fresh seeds
         env.update(
             DOJO_ROOT=str(self.root),
             DOJO_STATE_DIR=str(self.state),
@@ -83,6 +85,9 @@ class Sandbox:
             NO_COLOR="1",
             DOJO_LANG="en",  # the project's own suite runs in English; a test that wants Chinese says so
             PYTHONPATH=str(REPO),  # the dojo package under test, even when not installed
+            # the sandboxes share one warm judge (their judges are copies): it ends a minute
+            # after the suite's last verdict, not a quarter of an hour
+            DOJO_JUDGE_IDLE="60",
         )
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         # pytest-xdist's workers inherit COLUMNS=80 and LINES=24 from execnet: the tool would

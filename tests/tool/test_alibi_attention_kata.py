@@ -30,7 +30,7 @@ def test_the_reference_passes_every_property(sandbox, solution):
     sandbox.write_kata("alibi_attention", solution("alibi_attention"))
     passed = sandbox.run("test", "alibi_attention")
     assert passed.code == 0, passed.out + passed.err
-    assert "17 of 17 properties pass" in passed.out
+    assert "18 of 18 properties pass" in passed.out
 
 
 def test_compare_draws_three_heads_and_the_future_leak(sandbox, wrong, tmp_path):

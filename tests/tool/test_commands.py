@@ -103,7 +103,7 @@ def test_test_without_a_kata_judges_the_kata_you_are_on_as_hint_does(sandbox, wr
     assert r.code == 2 and "every kata passes, so there is no current one" in r.err and "`dojo test 1`" in r.err
     assert r.out == ""
     help_ = sandbox.run("help", "test").out
-    assert help_.startswith("usage: dojo test [-h] [--json FILE] [kata]") and "the kata you are on" in help_
+    assert help_.startswith("usage: dojo test [-h] [--json FILE] [--seed N] [kata]") and "the kata you are on" in help_
 
 
 OPEN_INTERVIEW = {"version": 1, "index": 0, "coach": False, "watch": True, "current": None,
@@ -216,7 +216,7 @@ def test_dojo_test_and_the_table_say_the_same_count(sandbox, wrong):
     sandbox.write_kata("softmax", wrong("softmax", "global_max_shift"))
     r = sandbox.run("test", "softmax")
     assert r.code == 1
-    (count,) = re.findall(r"^(\d+ of 13 properties pass)\.", r.out, re.M)
+    (count,) = re.findall(r"^(\d+ of 14 properties pass)\.", r.out, re.M)
     assert f"failing: {count}" in sandbox.run("list").out
 
 
@@ -239,7 +239,7 @@ def test_reset_restore_restore_never_brings_back_the_stub(sandbox, wrong):
     assert sandbox.kata("softmax").read_text() == mine
     # the status table follows the file that came back (it was judged again), not the stub
     assert "Judged it again for your progress: failing:" in first.out
-    assert re.search(r"softmax +easy +failing: \d+ of 13 properties pass", sandbox.run("list").out)
+    assert re.search(r"softmax +easy +failing: \d+ of 14 properties pass", sandbox.run("list").out)
     second = sandbox.run("restore", "softmax")
     assert second.code == 0, second.err
     assert "already matches" in second.out

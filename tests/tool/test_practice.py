@@ -51,11 +51,11 @@ def test_a_solved_kata_passes_and_is_remembered(sandbox, solution):
     sandbox.write_kata("softmax", solution("softmax"))
     result = sandbox.run("test", "softmax")
     assert result.code == 0, result.out + result.err
-    assert "Passed: 13 of 13 properties pass" in result.out
+    assert "Passed: 14 of 14 properties pass" in result.out
     assert "✗" not in result.out
     assert "Next: masked_attention" in result.out
     table = sandbox.run("list").out
-    assert "passed: 13 of 13 properties pass" in table
+    assert "passed: 14 of 14 properties pass" in table
     state = json.loads((sandbox.state / "state.json").read_text())
     assert state["katas"]["softmax"]["solved"] is True
 
@@ -213,7 +213,7 @@ def test_check_rejudges_every_kata(sandbox, solution):
     result = sandbox.run("check")
     assert result.code == 1  # the other katas are still stubs
     total = len(registry.KATAS)
-    assert f"[1/{total}] judging softmax… passed: 13 of 13 properties pass" in result.out
+    assert f"[1/{total}] judging softmax… passed: 14 of 14 properties pass" in result.out
     assert f"[{total}/{total}] judging {registry.KATAS[-1].module}… not started" in result.out
 
 
@@ -259,7 +259,7 @@ def test_watch_rejudges_after_a_save_and_quits_on_q(sandbox, wrong, solution):
         text = _read_until(proc.stdout, "Press n to watch it now, q to quit.", 60, out)
         assert text.count("checking…") == 3
         # the earlier failure is still on screen: watch never clears it away
-        assert text.index("First failure") < text.index("Passed: 13 of 13 properties pass")
+        assert text.index("First failure") < text.index("Passed: 14 of 14 properties pass")
         assert "Next: masked_attention" in text
         proc.stdin.write("q")
         proc.stdin.flush()
@@ -283,7 +283,7 @@ def test_a_save_while_judging_stops_that_run_and_only_the_new_content_gets_a_ver
         after_wrong_save = text[text.index("not started"):]
         assert "First failure" not in after_wrong_save  # no verdict for content no longer there
         assert "saved again while checking" in after_wrong_save
-        assert "Passed: 13 of 13 properties pass" in after_wrong_save
+        assert "Passed: 14 of 14 properties pass" in after_wrong_save
         proc.stdin.write("q")
         proc.stdin.flush()
         assert proc.wait(timeout=20) == 0
@@ -325,7 +325,7 @@ def test_watch_in_a_real_terminal(sandbox, solution):
         os.write(master, b"h")  # no Enter: the terminal is in cbreak mode
         _read_until(master, "hint 1 of 4", 20, out)
         sandbox.write_kata("softmax", solution("softmax"))
-        _read_until(master, "Passed: 13 of 13 properties pass", 60, out)
+        _read_until(master, "Passed: 14 of 14 properties pass", 60, out)
         os.write(master, b"q")
         assert proc.wait(timeout=20) == 0
     finally:

@@ -26,7 +26,7 @@ def test_a_finite_minus_1e9_fill_fails_and_the_reference_passes(sandbox, wrong, 
     sandbox.write_kata(KATA, solution(KATA))
     passed = sandbox.run("test", KATA)
     assert passed.code == 0, passed.out + passed.err
-    assert "17 of 17 properties pass" in passed.out
+    assert "18 of 18 properties pass" in passed.out
 
 
 def test_compare_draws_the_weights_and_marks_a_window_off_by_one(sandbox, wrong, tmp_path):

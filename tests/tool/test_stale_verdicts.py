@@ -58,7 +58,7 @@ def test_the_stub_put_back_by_git_checkout_reads_as_not_started_and_is_never_pas
     assert saved(sandbox, "rope")["sha256"] == hashlib.sha256(solution("rope").read_bytes()).hexdigest()
     r = sandbox.run("drill")
     assert "Passed in practice, never interviewed: rope." in r.out
-    assert "passed: 18 of 18 properties pass" in row(sandbox.run().out, "rope")
+    assert "passed: 19 of 19 properties pass" in row(sandbox.run().out, "rope")
 
     git(sandbox.root, "checkout", "katas/rope.py")  # the stub back, behind the tool's back
     assert sandbox.kata("rope").read_text() == stub("rope")
@@ -74,7 +74,7 @@ def test_a_correct_file_copied_over_a_failing_one_is_changed_since_judged(sandbo
     sandbox.write_kata("rope", wrong("rope", "float32_angles"))
     r = sandbox.run("test", "rope")
     assert r.code == 1, r.out + r.err
-    (count,) = re.findall(r"^(\d+ of 18 properties pass)\.", r.out, re.M)
+    (count,) = re.findall(r"^(\d+ of 19 properties pass)\.", r.out, re.M)
     assert f"failing: {count}" in row(sandbox.run("list").out, "rope")
 
     shutil.copy(solution("rope"), sandbox.kata("rope"))
@@ -86,7 +86,7 @@ def test_a_correct_file_copied_over_a_failing_one_is_changed_since_judged(sandbo
     r = sandbox.run("test")  # without a kata: the one you are on
     assert r.code == 0 and r.out.startswith("rope — "), r.out + r.err
     out = sandbox.run().out
-    assert "passed: 18 of 18 properties pass" in row(out, "rope")
+    assert "passed: 19 of 19 properties pass" in row(out, "rope")
     assert "No verdict for the file as it is now" not in out
 
 
@@ -95,7 +95,7 @@ def test_a_file_edited_while_no_tool_runs_is_changed_since_judged_until_it_is_th
     assert sandbox.run("test", "softmax").code == 0
     passing = sandbox.kata("softmax").read_bytes()
     out = sandbox.run().out
-    assert "passed: 13 of 13" in row(out, "softmax") and "Next: masked_attention" in out
+    assert "passed: 14 of 14" in row(out, "softmax") and "Next: masked_attention" in out
 
     sandbox.kata("softmax").write_bytes(passing + b"\n# TODO: try logsumexp\n")  # an editor, no dojo running
     out = sandbox.run().out
@@ -106,7 +106,7 @@ def test_a_file_edited_while_no_tool_runs_is_changed_since_judged_until_it_is_th
 
     sandbox.kata("softmax").write_bytes(passing)  # the same bytes again (a newer mtime): the verdict is theirs
     out = sandbox.run().out
-    assert "passed: 13 of 13" in row(out, "softmax") and "Next: masked_attention" in out, out
+    assert "passed: 14 of 14" in row(out, "softmax") and "Next: masked_attention" in out, out
 
 
 # -- what the table says for each case, without the judge -------------------------------------------

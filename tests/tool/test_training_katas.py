@@ -38,7 +38,7 @@ def test_rope_that_ignores_positions_fails_and_the_reference_passes(sandbox, wro
     sandbox.write_kata("rope", solution("rope"))
     passed = sandbox.run("test", "rope")
     assert passed.code == 0, passed.out + passed.err
-    assert "18 of 18 properties pass" in passed.out
+    assert "19 of 19 properties pass" in passed.out
 
 
 def test_compare_draws_the_rope_score_by_offset_and_the_backward_ds(sandbox, wrong, tmp_path):
@@ -77,7 +77,7 @@ def test_compare_marks_padded_columns_of_each_sequence_and_head(sandbox, wrong):
 def test_a_mock_interview_grades_a_right_batched_answer(sandbox, solution):
     r = sandbox.run("interview", "batched_attention", "--answer", str(solution("batched_attention")), "--at", "60")
     assert r.code == 0, r.out + r.err
-    assert "13 of 13 properties pass" in r.out
+    assert "14 of 14 properties pass" in r.out
     assert "Why do batched generation servers pad on the left" in r.out
 
 

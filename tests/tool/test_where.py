@@ -63,11 +63,11 @@ def test_dojo_in_a_second_clone_runs_that_clones_tool_on_that_clones_files(clone
     r = dojo(a, b.root / "katas", "test", "softmax")
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.startswith("softmax — Numerically stable softmax (clone b)   (softmax.py)"), r.stdout
-    assert "Passed: 13 of 13 properties pass" in r.stdout
+    assert "Passed: 14 of 14 properties pass" in r.stdout
     assert (b.root / ".dojo" / "state.json").is_file() and not (a.root / ".dojo").exists()
     assert a.kata("softmax").read_text() == stub("softmax")  # the first clone's file was never judged
     table = dojo(a, b.root, "list").stdout
-    assert "passed: 13 of 13 properties pass" in table
+    assert "passed: 14 of 14 properties pass" in table
     assert "passed" not in dojo(a, a.root, "list").stdout
 
 

@@ -1,5 +1,5 @@
 """A correct softmax whose module sets np.seterr(all='raise'): the worker's own machinery (envelopes,
-the input check) and the judge's arithmetic must not care. Its own exp() underflows on purpose
+the input check) and the judge's arithmetic must not care. Its own exp() and division underflow on purpose
 (exp(-3e4) is 0), so it says so with np.errstate: without that, its own code would raise
 FloatingPointError, as it would anywhere."""
 import numpy as np
@@ -24,6 +24,6 @@ def softmax(x, axis=-1):
     peak = x.max(axis=axis, keepdims=True)
     if np.isneginf(peak).any():
         raise ValueError("a slice is entirely -inf")
-    with np.errstate(under="ignore"):
+    with np.errstate(under="ignore"):  # exp and the division both underflow to 0 for far-apart logits
         e = np.exp(x - peak)
-    return e / e.sum(axis=axis, keepdims=True)
+        return e / e.sum(axis=axis, keepdims=True)

@@ -1,0 +1,30 @@
+"""A causal mask precomputed once for 8 positions and sliced (np.tril(np.ones((8, 8)))[:n, :n]): breaks for n > 8."""
+import numpy as np
+
+CAUSAL = np.tril(np.ones((8, 8), dtype=bool))  # built once, for the longest sequence expected
+
+
+def causal_self_attention(x, w_q, w_k, w_v):
+    x, w_q, w_k, w_v = (np.asarray(a, dtype=np.float64) for a in (x, w_q, w_k, w_v))
+    for name, a in (("x", x), ("w_q", w_q), ("w_k", w_k), ("w_v", w_v)):
+        if a.ndim != 2 or 0 in a.shape:
+            raise ValueError(f"{name} must be 2-D with no empty dimension, got {a.shape}")
+        if not np.isfinite(a).all():
+            raise ValueError(f"{name} contains NaN or inf")
+    n, d_model = x.shape
+    for name, w in (("w_q", w_q), ("w_k", w_k), ("w_v", w_v)):
+        if w.shape[0] != d_model:
+            raise ValueError(f"{name} must have d_model = {d_model} rows")
+    if w_q.shape[1] != w_k.shape[1]:
+        raise ValueError("w_q and w_k must have the same width")
+    d_k = w_q.shape[1]
+    with np.errstate(over="ignore", invalid="ignore"):
+        q, k, v = x @ w_q, x @ w_k, x @ w_v
+        scores = q @ k.T / np.sqrt(d_k)
+    allowed = CAUSAL[:n, :n]
+    if not np.isfinite(scores[allowed]).all():
+        raise ValueError("an allowed score overflowed to inf")
+    scores = np.where(allowed, scores, -np.inf)
+    weights = np.exp(scores - scores.max(axis=1, keepdims=True))
+    weights /= weights.sum(axis=1, keepdims=True)
+    return weights @ v, weights

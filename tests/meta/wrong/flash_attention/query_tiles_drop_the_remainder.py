@@ -1,0 +1,54 @@
+"""Processes queries in tiles of 8 rows but counts them with n // 8 (floor): the queries of a last, shorter tile are never computed (out 0)."""
+import numbers
+
+import numpy as np
+
+TILE = 8  # queries per tile
+
+
+def flash_attention(q, k, v, block_size, causal=False):
+    if isinstance(block_size, bool) or not isinstance(block_size, numbers.Integral) or block_size < 1:
+        raise ValueError("block_size must be a positive int")
+    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    for name, a in (("q", q), ("k", k), ("v", v)):
+        if a.ndim != 2 or 0 in a.shape:
+            raise ValueError(f"{name} must be 2-D with no empty dimension")
+        if not np.isfinite(a).all():
+            raise ValueError(f"{name} contains NaN or inf")
+    n, d_k = q.shape
+    m, d_v = v.shape
+    if k.shape[1] != d_k:
+        raise ValueError("q and k must have the same width")
+    if k.shape[0] != m:
+        raise ValueError("k and v must have the same number of rows")
+    if causal and m < n:
+        raise ValueError("causal attention needs m >= n")
+    q = q / np.sqrt(d_k)
+    out, lse = np.zeros((n, d_v)), np.zeros(n)
+    for tile in range(max(1, n // TILE)):  # n <= 8: one tile of every query
+        rows = slice(tile * TILE, (tile + 1) * TILE)
+        out[rows], lse[rows] = _tile(q[rows], k, v, block_size, causal, np.arange(m - n, m)[rows, None])
+    return out, lse
+
+
+def _tile(q, k, v, block_size, causal, position):
+    t, m, d_v = q.shape[0], k.shape[0], v.shape[1]
+    row_max = np.full((t, 1), -np.inf)
+    row_sum = np.zeros((t, 1))
+    acc = np.zeros((t, d_v))
+    for start in range(0, m, block_size):
+        k_b, v_b = k[start : start + block_size], v[start : start + block_size]
+        with np.errstate(over="ignore", invalid="ignore"):
+            s = q @ k_b.T
+        allowed = np.arange(start, start + len(k_b)) <= position if causal else None
+        if not np.isfinite(s if allowed is None else s[allowed]).all():
+            raise ValueError("a score overflowed to inf")
+        if allowed is not None:
+            s[~allowed] = -np.inf
+        new_max = np.maximum(row_max, s.max(axis=1, keepdims=True))
+        p = np.exp(s - new_max)
+        rescale = np.exp(row_max - new_max)
+        row_sum = row_sum * rescale + p.sum(axis=1, keepdims=True)
+        acc = acc * rescale + p @ v_b
+        row_max = new_max
+    return acc / row_sum, (row_max + np.log(row_sum))[:, 0]

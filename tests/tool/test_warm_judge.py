@@ -1,0 +1,187 @@
+"""The warm judge and the run seed, through the real ``dojo`` entry point in a sandbox.
+
+- every run draws from a seed of its own, and says it; ``dojo test KATA --seed N`` draws that
+  run's examples again, and the next plain run tries the last failing input first;
+- a verdict is the same whether the warm judge gives it or a fresh interpreter does
+  (``DOJO_WARM=0``);
+- the warm judge listens in a folder and on a socket only its user can open, ends when idle
+  and leaves nothing behind, and a killed one is replaced without losing the verdict.
+
+The server tests give the sandbox a runtime folder of its own (``XDG_RUNTIME_DIR``), so their
+warm judge is not the one the other sandboxes share.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import re
+import shutil
+import signal
+import stat
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+KATA = "softmax"
+ENDED = "Stopped the warm judge of this checkout (the next verdict starts it again)."
+
+
+def seed_of(out: str) -> int:
+    (seed,) = re.findall(r"\(\d+\.\d s, seed (\d+)\)", out)
+    return int(seed)
+
+
+def failing(out: str) -> set[str]:
+    return {line.strip() for line in out.splitlines() if line.strip().startswith("✗")}
+
+
+def without_time(out: str) -> str:
+    return re.sub(r"\(\d+\.\d s, ", "(", out)
+
+
+def same_verdict(a: str, b: str) -> None:
+    """The two verdicts are the same but for the time; else the lines that differ."""
+    a, b = without_time(a), without_time(b)
+    assert a == b, "\n".join(difflib.unified_diff(a.splitlines(), b.splitlines(), lineterm=""))
+
+
+@pytest.fixture
+def runtime():
+    """A runtime folder of this test's own (short: a socket's path holds 108 bytes)."""
+    folder = Path(tempfile.mkdtemp(prefix="dj-", dir="/tmp" if os.path.isdir("/tmp") else None))
+    try:
+        yield folder
+    finally:
+        for about in folder.rglob("*.json"):  # whatever the test left running
+            try:
+                os.kill(int(json.loads(about.read_text())["pid"]), signal.SIGKILL)
+            except (OSError, ValueError, KeyError, TypeError):
+                pass
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def servers(runtime: Path) -> dict[Path, int]:
+    """The warm judges that said they listen in ``runtime``: their info file and pid."""
+    found = {}
+    for about in runtime.glob("dojo-judge-*/*.json"):
+        try:
+            found[about] = int(json.loads(about.read_text())["pid"])
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except OSError:
+        return False
+
+
+def test_each_run_draws_its_own_seed_the_seed_draws_it_again_and_the_next_run_retries_the_failure(
+        sandbox, wrong):
+    sandbox.write_kata(KATA, wrong(KATA, "shifts_by_mean"))
+    first = sandbox.run("test", KATA)
+    assert first.code == 1, first.out + first.err
+    seed = seed_of(first.out)
+    assert f"this run's examples again: `dojo test {KATA} --seed {seed}`" in first.out
+    saved = [p for p in (sandbox.state / "examples").rglob("*") if p.is_file()]
+    assert saved, "the failing inputs are kept for the next run (Hypothesis's example database)"
+
+    again = sandbox.run("test", KATA)  # a new seed; the failing input of the last run first
+    assert again.code == 1, again.out + again.err
+    assert seed_of(again.out) != seed
+    assert failing(first.out) <= failing(again.out)  # what failed fails again: retried, not redrawn by chance
+
+    replayed = sandbox.run("test", KATA, "--seed", str(seed))  # no failures replayed: run `seed` itself
+    assert replayed.code == 1, replayed.out + replayed.err
+    assert seed_of(replayed.out) == seed
+    same_verdict(first.out, replayed.out)
+
+    cold = sandbox.run("test", KATA, "--seed", str(seed), env={"DOJO_WARM": "0"})
+    same_verdict(first.out, cold.out)  # the warm judge changes nothing but the time
+
+
+def test_a_passing_answer_passes_warm_and_cold_alike(sandbox, solution):
+    sandbox.write_kata(KATA, solution(KATA))
+    warm = sandbox.run("test", KATA)
+    cold = sandbox.run("test", KATA, env={"DOJO_WARM": "0"})
+    assert warm.code == cold.code == 0, warm.out + warm.err + cold.out + cold.err
+    assert "Passed: 14 of 14 properties pass" in warm.out and "Passed: 14 of 14 properties pass" in cold.out
+    assert "--seed" not in warm.out  # a pass has nothing to replay
+
+
+def test_the_warm_judge_is_private_to_its_user_and_ends_when_idle_leaving_nothing(sandbox, solution, runtime):
+    sandbox.write_kata(KATA, solution(KATA))
+    env = {"XDG_RUNTIME_DIR": str(runtime), "DOJO_JUDGE_IDLE": "600"}
+    r = sandbox.run("test", KATA, env=env)
+    assert r.code == 0, r.out + r.err
+    (about, pid), = servers(runtime).items()
+    where = about.parent
+    assert stat.S_IMODE(where.stat().st_mode) == 0o700 and where.stat().st_uid == os.getuid()
+    sock = about.with_suffix(".sock")
+    assert stat.S_ISSOCK(sock.stat().st_mode) and stat.S_IMODE(sock.stat().st_mode) == 0o600
+    with open(f"/proc/{pid}/cmdline", "rb") as f:
+        assert b"dojo.judge_server" in f.read()
+
+    cleaned = sandbox.run("clean", env=env)  # ends this checkout's warm judge (SIGTERM): it cleans up
+    assert cleaned.code == 0 and ENDED in cleaned.out, cleaned.out + cleaned.err
+    deadline = time.monotonic() + 60
+    while alive(pid) or sock.exists() or about.exists():
+        assert time.monotonic() < deadline, sorted(p.name for p in where.iterdir())
+        time.sleep(0.05)
+    assert [p.name for p in where.iterdir()] == []  # no socket, no info, no log, no lock
+
+
+def test_an_idle_warm_judge_ends_by_itself(sandbox, solution, runtime):
+    sandbox.write_kata(KATA, solution(KATA))
+    env = {"XDG_RUNTIME_DIR": str(runtime), "DOJO_JUDGE_IDLE": "1"}
+    r = sandbox.run("test", KATA, env=env)
+    assert r.code == 0, r.out + r.err
+    (about, pid), = servers(runtime).items() or [(None, None)]
+    deadline = time.monotonic() + 60
+    while about is not None and (alive(pid) or about.exists()):
+        assert time.monotonic() < deadline, sorted(p.name for p in about.parent.iterdir())
+        time.sleep(0.05)
+    assert [p.name for p in runtime.glob("dojo-judge-*/*")] == []
+
+
+def test_a_killed_warm_judge_is_replaced_and_the_verdict_still_comes(sandbox, wrong, runtime):
+    sandbox.write_kata(KATA, wrong(KATA, "shifts_by_mean"))
+    env = {"XDG_RUNTIME_DIR": str(runtime), "DOJO_JUDGE_IDLE": "600"}
+    first = sandbox.run("test", KATA, env=env)
+    assert first.code == 1, first.out + first.err
+    (about, pid), = servers(runtime).items()
+    os.kill(pid, signal.SIGKILL)  # no clean-up: its socket file stays behind
+    deadline = time.monotonic() + 60
+    while alive(pid):
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    second = sandbox.run("test", KATA, env=env)
+    assert second.code == 1, second.out + second.err
+    assert failing(first.out) <= failing(second.out)
+    assert "Traceback" not in second.out + second.err and second.err == ""
+    replaced = servers(runtime)
+    assert list(replaced.values()) != [pid] and all(alive(p) for p in replaced.values())
+
+
+def test_a_runtime_folder_too_long_for_a_socket_falls_back_to_the_temporary_folder(sandbox, solution, runtime):
+    """A socket's path holds 108 bytes: where ``$XDG_RUNTIME_DIR`` is too long for one (as a
+    long ``TMPDIR`` is on macOS and under test runners), the warm judge listens in the
+    temporary folder instead. (It used to bind nowhere, and every verdict waited 30 s for it.)"""
+    sandbox.write_kata(KATA, solution(KATA))
+    deep = runtime / ("r" * 100)
+    deep.mkdir()
+    env = {"XDG_RUNTIME_DIR": str(deep), "TMPDIR": str(runtime), "DOJO_JUDGE_IDLE": "600"}
+    r = sandbox.run("test", KATA, env=env)
+    assert r.code == 0 and "Passed: 14 of 14 properties pass" in r.out, r.out + r.err
+    (about, pid), = servers(runtime).items()  # runtime/dojo-judge-UID/, not under the long folder
+    assert about.with_suffix(".sock").exists() and alive(pid)
+    assert not list(deep.rglob("*.sock"))
+    cleaned = sandbox.run("clean", env=env)
+    assert cleaned.code == 0 and ENDED in cleaned.out, cleaned.out + cleaned.err
