@@ -27,7 +27,7 @@ def test_a_finite_fill_fails_the_property_that_names_it(sandbox, wrong):
     sandbox.write_kata(KATA, wrong(KATA, "finite_fill_minus_1e9"))
     failed = sandbox.run("test", KATA)
     assert failed.code == 1, failed.out + failed.err
-    assert "✗ An allowed score far below -1e9 still takes all the weight from blocked keys" in failed.out
+    assert "✗ An allowed score far below -1e9 (down to the edge of overflow) still takes all the weight from blocked keys" in failed.out
     assert "✓ Matches torch" in failed.out  # ordinary inputs cannot tell it from -inf
     assert "First failure:" in failed.out and "Traceback" not in failed.out
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -38,26 +39,37 @@ from tests.tool.terminal import broken_words, cells, in_pty, pty_pair, screen_li
 WIDTHS = (80, 120)
 WRONG = REPO / "tests" / "meta" / "wrong"
 SOLUTIONS = REPO / "solutions"
-#: A judge's time changes from run to run: "(1.6 s)".
-SECONDS = re.compile(r"\(\d+\.\d s\)")
+#: What changes from run to run: a judge's time, "(1.6 s" or "（1.6 s", and the run's seed,
+#: "seed 2180846375" or "种子 …", a line break allowed before the number.
+SECONDS = re.compile(r"(?<=[(（])\d+\.\d s")
+SEED = re.compile(r"(seed|种子)(\s+)\d+")
 
 
-def terminal_environ(box: Sandbox) -> dict:
-    """A colour terminal: colour codes must not count as width."""
+def steady(text: str) -> str:
+    """``text`` with what changes from run to run made the same: two runs of one screen then
+    differ only in how they are wrapped."""
+    return SEED.sub(r"\1\2S", SECONDS.sub("T s", text))
+
+
+def terminal_environ(box: Sandbox, seed: int | None = None) -> dict:
+    """A colour terminal: colour codes must not count as width. ``seed``: every run of the
+    judge draws from it (``$DOJO_SEED``)."""
     env = box.environ()
     env.pop("NO_COLOR")
     env["TERM"] = "xterm-256color"
+    if seed is not None:
+        env["DOJO_SEED"] = str(seed)
     return env
 
 
-def piped(box: Sandbox, *args: str) -> str:
-    r = box.run(*args)
-    return SECONDS.sub("(T s)", r.out + r.err)
+def piped(box: Sandbox, *args: str, seed: int | None = None) -> str:
+    r = box.run(*args, env={"DOJO_SEED": str(seed)} if seed is not None else None)
+    return steady(r.out + r.err)
 
 
-def on_terminal(box: Sandbox, columns: int, *args: str, keys=()) -> str:
-    _, out = in_pty(box.command(*args), columns, terminal_environ(box), box.root, keys=keys)
-    return SECONDS.sub("(T s)", out)
+def on_terminal(box: Sandbox, columns: int, *args: str, keys=(), seed: int | None = None) -> str:
+    _, out = in_pty(box.command(*args), columns, terminal_environ(box, seed), box.root, keys=keys)
+    return steady(out)
 
 
 def assert_fits(text: str, whole: str, columns: int, what: str) -> None:
@@ -70,16 +82,19 @@ def assert_fits(text: str, whole: str, columns: int, what: str) -> None:
 def check(box: Sandbox, *args: str, keys=(), state=None) -> dict[int, str]:
     """``dojo ARGS`` piped (every line whole), then on a terminal at each width, each run from
     the same files (``state``: put them back before each run); what each printed. A command
-    that waits for keys is compared with itself on a terminal 1000 columns wide."""
+    that waits for keys is compared with itself on a terminal 1000 columns wide. Every run
+    judges from one seed, drawn here: a wrong answer fails the same properties in each."""
     outs = {}
+    seed = random.randrange(2**32)
     for columns in (None, *WIDTHS):
         if state is not None:
             state()
         if columns is None:
-            outs[None] = on_terminal(box, 1000, *args, keys=keys) if keys else piped(box, *args)
+            outs[None] = (on_terminal(box, 1000, *args, keys=keys, seed=seed) if keys
+                          else piped(box, *args, seed=seed))
         else:
-            outs[columns] = on_terminal(box, columns, *args, keys=keys)
-            assert_fits(outs[columns], outs[None], columns, "dojo " + " ".join(args))
+            outs[columns] = on_terminal(box, columns, *args, keys=keys, seed=seed)
+            assert_fits(outs[columns], outs[None], columns, f"DOJO_SEED={seed} dojo " + " ".join(args))
     return outs
 
 

@@ -107,6 +107,15 @@ def test_each_run_draws_its_own_seed_the_seed_draws_it_again_and_the_next_run_re
     same_verdict(first.out, cold.out)  # the warm judge changes nothing but the time
 
 
+def test_dojo_seed_fixes_the_seed_of_every_run_and_ignores_what_is_no_seed(sandbox, wrong):
+    sandbox.write_kata(KATA, wrong(KATA, "shifts_by_mean"))
+    fixed = sandbox.run("test", KATA, env={"DOJO_SEED": "12345"})
+    assert fixed.code == 1 and seed_of(fixed.out) == 12345, fixed.out + fixed.err
+    for junk in ("4294967296", "-1", "١٢"):  # 2**32, negative, not ASCII digits: a seed of its own
+        r = sandbox.run("test", KATA, env={"DOJO_SEED": junk})
+        assert r.code == 1 and seed_of(r.out) != 12345 and str(seed_of(r.out)) != junk, r.out + r.err
+
+
 def test_a_passing_answer_passes_warm_and_cold_alike(sandbox, solution):
     sandbox.write_kata(KATA, solution(KATA))
     warm = sandbox.run("test", KATA)
