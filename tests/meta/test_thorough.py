@@ -6,9 +6,9 @@ gets 400 random examples per property instead, and a judge draw that is invalid 
 hundred examples (the flash ±1e4 draw made q NaN when u rounded to 0) then blames their
 correct answer. This runs every property of every kata against every right file
 (tests/meta/right/<kata>/*.py) and the reference solution (solutions/<kata>.py) with the
-thorough profile's example count, random draws, no example database, on a fixed seed (4,
-none of the self-check's), so that a failure repeats. It catches what tests/meta/test_strategies.py cannot: an invalid
-input that a property builds inside its body, and a property that is wrong about correct
+thorough profile's example count (a right file a quarter of it), random draws, no example
+database, on a fixed seed (4, none of the self-check's), so that a failure repeats. It
+catches what tests/meta/test_strategies.py cannot: an invalid input that a property builds inside its body, and a property that is wrong about correct
 code on a rare input (a tolerance too tight, a check that reads too much into a draw).
 
 Contributors' suite only (``pytest --impl solutions --contributors``), about ten minutes on
@@ -36,6 +36,11 @@ THOROUGH = settings(
     phases=[Phase.explicit, Phase.generate, Phase.shrink],
 )
 SEEDS = (4,)
+#: A right file's examples: a quarter of the reference's. A judge draw that is invalid once in a
+#: few hundred examples shows on the reference (and on seed 1 of test_strategies.py, 400 draws
+#: of every strategy); what a right file adds is its own way of computing, and 100 random
+#: examples of every property (five times a practice run's) test that.
+RIGHT_FILE = settings(parent=THOROUGH, max_examples=100)
 
 CORRECT = [(k.module, k.solution_path) for k in registry.KATAS] + implementations("right")
 #: Kata by kata: the files of one kata draw the same examples.
@@ -49,10 +54,12 @@ def _id(case) -> str:
 
 @pytest.mark.parametrize("case", CASES, ids=[_id(c) for c in CASES])
 def test_every_correct_file_passes_the_thorough_profile(case):
-    """A correct file passes every property on 400 random examples (seed fixed): a failure is a
+    """A correct file passes every property on 400 random examples (the reference; a right file
+    100), seed fixed: a failure is a
     judge that blames correct code, or a right file that is not right. Find out which."""
     kata, path, s = case
-    outcomes = judge(kata, path, stop_at_first_failure=False, profile=THOROUGH, seed=s)
+    profile = THOROUGH if path.parent.name == "solutions" else RIGHT_FILE
+    outcomes = judge(kata, path, stop_at_first_failure=False, profile=profile, seed=s)
     failed = [f"{o.property}: {type(o.error).__name__}: {o.error}" for o in outcomes if o.error]
     assert not failed, (
         f"the thorough profile (seed {s}) rejected a correct {kata} ({path.name}: "
