@@ -34,9 +34,7 @@ RUN_TIMEOUT = 60.0
 
 
 def new_seed() -> int:
-    """The seed of one run: every shard of a verdict draws from the same one. ``$DOJO_SEED``
-    (an integer in [0, 2**32)) fixes it for every run, as ``--seed`` does for one; any other
-    value is ignored."""
+    """One run's seed, shared by its shards; ``$DOJO_SEED`` in [0, 2**32) fixes it (else ignored)."""
     import random
 
     fixed = os.environ.get("DOJO_SEED", "").strip()
