@@ -2,8 +2,9 @@
 grouped_query_attention(x, w_q, w_k, w_v, w_o, num_heads, num_kv_heads, causal).
 
 Every case is the exact dict of keyword arguments the candidate's function is called with, so a
-shrunk failing example reads as the call that failed. Sizes are small (n <= 5, num_heads <= 6,
-d_k, d_v <= 3, d_model <= 6, d_out <= 4). Most cases have at least two kv heads shared by at
+shrunk failing example reads as the call that failed. Sizes come from tests/sizes.py: mostly
+small (up to 6), sometimes past 8 or past 64, with at most MAX_HEADS heads and BUDGET
+multiply-adds per call (fewer heads past them). Most cases have at least two kv heads shared by at
 least two query heads each (num_heads 4 or 6 with 2 or 3 kv heads): only there does tiling the
 kv heads (h % num_kv_heads) differ from repeating them (h // g). MHA (num_kv_heads ==
 num_heads) and MQA (num_kv_heads == 1) are drawn too. Except where a property needs
@@ -93,6 +94,10 @@ _DIMS = S.size_tuple(7, 1, 6, distinct=False, max_big=3)
 #: The most work one example's sizes may ask for (multiply-adds of one call, see gqa_sizes);
 #: past it, the heads are fewer.
 BUDGET = 8_000_000
+#: The most heads one example may have (past it, fewer): 128, as in the largest models. Without
+#: it, tiny sequences drew up to 9898 heads, and a correct answer that loops over its heads took
+#: 0.9 s of CPU time for one call (the self-check allows 1 s).
+MAX_HEADS = 128
 
 
 @st.composite
@@ -115,7 +120,7 @@ def gqa_sizes(draw, kind: str, heads: tuple[int, int] | None = None):
         g, h_kv = {"grouped": (1 + a, 1 + b), "mqa": (1 + a, 1), "mha": (1, a)}[kind]
         g_min, h_kv_min = {"grouped": (2, 2), "mqa": (2, 1), "mha": (1, 1)}[kind]
         per_head = n * (n + d_model) * (d_k + d_v) + n * d_v * d_out
-        while g * h_kv * per_head > BUDGET and (g > g_min or h_kv > h_kv_min):
+        while (g * h_kv * per_head > BUDGET or g * h_kv > MAX_HEADS) and (g > g_min or h_kv > h_kv_min):
             if g > g_min:  # many heads and a long sequence: fewer heads per kv head, then fewer kv heads
                 g = max(g_min, g // 2)
             else:

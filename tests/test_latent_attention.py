@@ -111,8 +111,9 @@ def latent_sizes(draw, kind: str = "any", heads: int | None = None):
     h = heads or (max(h, 2) if kind == "multi-head" else h)
     n = max(n, 2) if kind == "sequence" else n
     per_head = n * (n * (d_h + d_r + d_v) + d_model * (d_h + d_r + d_v) + d_c * (d_h + d_v))
-    while heads is None and h > 2 and h * per_head > BUDGET:
-        h //= 2
+    fewest = 2 if kind == "multi-head" else 1
+    while heads is None and h > fewest and h * per_head > BUDGET:
+        h = max(fewest, h // 2)  # (3 // 2 would leave a multi-head case one head)
     d_v = _apart(d_v, d_h)
     if heads is None:
         h = _apart(h, d_h, d_v)

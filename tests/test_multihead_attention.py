@@ -110,8 +110,9 @@ def mha_sizes(draw, kind: str):
     h = {"one head": 1, "multi-head": max(h, 2)}.get(kind, h)
     n = max(n, 2) if kind == "sequence" else n
     per_head = n * (n * (d_k + d_v) + d_model * (2 * d_k + d_v) + d_v * d_out)
-    while h > 2 and h * per_head > BUDGET:
-        h //= 2
+    fewest = 2 if kind == "multi-head" else 1
+    while kind != "one head" and h > fewest and h * per_head > BUDGET:
+        h = max(fewest, h // 2)  # (3 // 2 would leave a multi-head case one head)
     d_v = _apart(d_v, d_k)
     if kind != "one head":
         h = _apart(h, d_k, d_v)
