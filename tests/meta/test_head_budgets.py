@@ -10,6 +10,8 @@ import tests.test_grouped_query_attention as gqa
 import tests.test_latent_attention as latent
 import tests.test_multihead_attention as mha
 
+pytestmark = pytest.mark.contributors
+
 MANY = settings(max_examples=300, deadline=None, database=None, suppress_health_check=list(HealthCheck))
 
 
