@@ -5,8 +5,8 @@ The self-check (test_judge_catches_bugs.py) runs the right files with the practi
 gets 400 random examples per property instead, and a judge draw that is invalid once in a few
 hundred examples (the flash ±1e4 draw made q NaN when u rounded to 0) then blames their
 correct answer. This runs every property of every kata against every right file
-(tests/meta/right/<kata>/*.py) and the reference solution (solutions/<kata>.py) with the
-thorough profile's example count (a right file a quarter of it), random draws, no example
+(tests/meta/right/<kata>/*.py) and the reference solution (solutions/<kata>.py) with half the
+thorough profile's example count (200; a right file 100), random draws, no example
 database, on a fixed seed (4, none of the self-check's), so that a failure repeats. It
 catches what tests/meta/test_strategies.py cannot: an invalid input that a property builds inside its body, and a property that is wrong about correct
 code on a rare input (a tolerance too tight, a check that reads too much into a draw).
@@ -27,16 +27,18 @@ from tests.meta.selfcheck import described, implementations, judge
 
 pytestmark = [pytest.mark.contributors, pytest.mark.filterwarnings("ignore::RuntimeWarning")]
 
-#: The thorough profile's examples (conftest.py), random and without an example database: a
-#: failure found here must repeat from its seed, not from a replayed database entry.
+#: Half the thorough profile's examples (conftest.py: 400; CI's budget), random and without an
+#: example database: a failure found here must repeat from its seed, not from a replayed
+#: database entry. Every practice run draws fresh examples too, and so do the self-check's seeds.
 THOROUGH = settings(
     parent=settings.get_profile("thorough"),
+    max_examples=200,
     database=None,
     derandomize=False,
     phases=[Phase.explicit, Phase.generate, Phase.shrink],
 )
 SEEDS = (4,)
-#: A right file's examples: a quarter of the reference's. A judge draw that is invalid once in a
+#: A right file's examples: half the reference's. A judge draw that is invalid once in a
 #: few hundred examples shows on the reference (and on seed 1 of test_strategies.py, 400 draws
 #: of every strategy); what a right file adds is its own way of computing, and 100 random
 #: examples of every property (five times a practice run's) test that.
@@ -54,7 +56,7 @@ def _id(case) -> str:
 
 @pytest.mark.parametrize("case", CASES, ids=[_id(c) for c in CASES])
 def test_every_correct_file_passes_the_thorough_profile(case):
-    """A correct file passes every property on 400 random examples (the reference; a right file
+    """A correct file passes every property on 200 random examples (the reference; a right file
     100), seed fixed: a failure is a
     judge that blames correct code, or a right file that is not right. Find out which."""
     kata, path, s = case

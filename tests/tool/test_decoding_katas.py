@@ -32,6 +32,7 @@ def test_the_progress_table_groups_the_katas_under_their_tracks(sandbox):
     assert [number[m] for m in KATAS[:3]] == [5, 6, 7]  # the first three of the track run on
 
 
+@pytest.mark.contributors  # two whole judge runs (8-13 s in CI): the README's line judges the reference in tests/
 def test_kv_cache_top_left_mask_fails_then_the_reference_passes(sandbox, wrong, solution):
     sandbox.write_kata("kv_cache_attention", wrong("kv_cache_attention", "top_left_mask"))
     r = sandbox.run("test", "kv_cache_attention")
@@ -57,6 +58,7 @@ def test_show_hint_and_solution_work_on_a_new_kata(sandbox):
     assert sandbox.run("solution", "grouped_query_attention").code == 2  # not earned yet
 
 
+@pytest.mark.contributors  # two whole judge runs (8-13 s in CI): the README's line judges the reference in tests/
 def test_a_full_matrix_flash_attention_fails_the_memory_bound_in_test_and_compare(sandbox, wrong):
     sandbox.write_kata("flash_attention", wrong("flash_attention", "full_matrix"))
     r = sandbox.run("test", "flash_attention")

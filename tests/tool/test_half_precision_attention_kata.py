@@ -28,6 +28,7 @@ def test_the_numerics_track_holds_the_kata():
     assert [k.module for k in registry.KATAS if k.track == "Numerics"] == [KATA]
 
 
+@pytest.mark.contributors  # two whole judge runs (8-13 s in CI): the README's line judges the reference in tests/
 def test_float16_throughout_fails_and_the_reference_passes(sandbox, wrong, solution):
     sandbox.write_kata(KATA, wrong(KATA, "float16_throughout"))
     failed = sandbox.run("test", KATA)

@@ -27,6 +27,7 @@ def test_the_kata_opens_the_architectures_track():
     assert spec.track == "Architectures" and spec.function == "linear_attention"
 
 
+@pytest.mark.contributors  # two whole judge runs (8-13 s in CI): the README's line judges the reference in tests/
 def test_a_literal_elu_plus_one_fails_and_the_reference_passes(sandbox, wrong, solution):
     sandbox.write_kata(KATA, wrong(KATA, "elu_plus_one_literal"))
     failed = sandbox.run("test", KATA)

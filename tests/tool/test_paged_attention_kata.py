@@ -18,6 +18,7 @@ from tests.tool.harness import REPO
 KATA = "paged_attention"
 
 
+@pytest.mark.contributors  # two whole judge runs (8-13 s in CI): the README's line judges the reference in tests/
 def test_a_finite_minus_1e9_fill_fails_with_the_property_that_names_it_and_the_reference_passes(sandbox, wrong, solution):
     sandbox.write_kata(KATA, wrong(KATA, "finite_fill_minus_1e9"))
     r = sandbox.run("test", KATA)

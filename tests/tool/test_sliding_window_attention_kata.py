@@ -4,6 +4,8 @@ and ``dojo compare`` draws the weights (out with v = I) with the blocked cells m
 
 from __future__ import annotations
 
+import pytest
+
 import json
 
 from dojo import registry
@@ -16,6 +18,7 @@ def test_the_kata_is_number_11_in_the_decoding_track():
     assert numbers[KATA] == 11 and registry.get(KATA).track == "Decoding and efficiency"
 
 
+@pytest.mark.contributors  # two whole judge runs (8-13 s in CI): the README's line judges the reference in tests/
 def test_a_finite_minus_1e9_fill_fails_and_the_reference_passes(sandbox, wrong, solution):
     sandbox.write_kata(KATA, wrong(KATA, "finite_fill_minus_1e9"))
     failed = sandbox.run("test", KATA)

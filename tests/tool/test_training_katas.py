@@ -28,6 +28,7 @@ def test_the_track_holds_the_three_katas_in_order():
     assert KATAS == ["attention_backward", "rope", "batched_attention", "alibi_attention"]
 
 
+@pytest.mark.contributors  # two whole judge runs (8-13 s in CI): the README's line judges the reference in tests/
 def test_rope_that_ignores_positions_fails_and_the_reference_passes(sandbox, wrong, solution):
     sandbox.write_kata("rope", wrong("rope", "ignores_positions"))
     failed = sandbox.run("test", "rope")
