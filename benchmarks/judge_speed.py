@@ -110,14 +110,32 @@ def save_to_verdict(live: Live, target: Path, texts: list[str], verdict: bytes, 
     return times
 
 
+#: The yardstick every line is also given as a ratio to: a process that imports NumPy, pytest
+#: and Hypothesis and exits, timed in the same run (its median, set by bench_kata).
+BASELINE = [sys.executable, "-c", "import numpy, pytest, hypothesis"]
+baseline = [1.0]
+
+
 def summary(times: list[float]) -> str:
-    return f"median {statistics.median(times):5.2f} s   max {max(times):5.2f} s   (n={len(times)})"
+    median = statistics.median(times)
+    return (f"median {median:5.2f} s   max {max(times):5.2f} s   (n={len(times)})"
+            f"   {median / baseline[0]:4.2f}x the baseline")
+
+
+def time_baseline(runs: int) -> float:
+    times = []
+    for _ in range(max(3, runs)):
+        start = time.perf_counter()
+        subprocess.run(BASELINE, check=True)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
 
 
 def bench_kata(kata: registry.Kata, runs: int) -> None:
     right = (REPO / "solutions" / f"{kata.module}.py").read_text()
     wrong_files = sorted((REPO / "tests" / "meta" / "wrong" / kata.module).glob("*.py"))
-    print(f"\n{kata.module}")
+    baseline[0] = time_baseline(runs)
+    print(f"\n{kata.module}   (baseline `python -c \"import numpy, pytest, hypothesis\"`: {baseline[0]:.2f} s)")
 
     root = clone()
     (root / "katas" / f"{kata.module}.py").write_text(right)
