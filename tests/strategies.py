@@ -204,8 +204,17 @@ def with_one_entry(draw, a: np.ndarray, value) -> tuple[np.ndarray, tuple]:
 INPUT_FORMS = st.sampled_from(["float64", "float32", "int", "list"])
 
 
+#: A "list" form of an array with more entries than this is a list of its rows (float64 arrays),
+#: not nested lists of floats: the judge copies, sends and compares a call's inputs, and nested
+#: lists of a few hundred thousand floats cost it seconds of the worker's CPU, counted against
+#: the call (a right multihead_attention timed out at 2 s on one in CI).
+LIST_ENTRIES = 4096
+
+
 def as_form(a: np.ndarray, form: str):
-    """``a`` converted to ``form``; returns (argument to pass, its float64 value)."""
+    """``a`` converted to ``form``; returns (argument to pass, its float64 value). A "list" is
+    nested lists of floats, or for an array of 2 or more axes past LIST_ENTRIES entries, a list
+    of its rows."""
     if form == "float32":
         a = a.astype(np.float32)
         return a, a.astype(np.float64)
@@ -213,7 +222,8 @@ def as_form(a: np.ndarray, form: str):
         a = np.round(a).astype(np.int64)
         return a, a.astype(np.float64)
     if form == "list":
-        return a.tolist(), np.asarray(a.tolist(), dtype=np.float64)
+        given = [np.array(row) for row in a] if a.ndim >= 2 and a.size > LIST_ENTRIES else a.tolist()
+        return given, np.asarray(given, dtype=np.float64)
     return a, a
 
 
