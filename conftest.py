@@ -385,7 +385,7 @@ CPU_PER_EXAMPLE = 1.0
 #: failing input so far is shown. A readable input matters more than the minimal one, and a
 #: wrong answer should be judged about as fast as a right one. A count, not a time: a run's
 #: seed then draws and shrinks the same inputs on a busy machine as on a quiet one (softmax's
-#: longest shrinks take 130-170 examples, 0.4-0.8 s on a quiet machine).
+#: six longest of 30 shrinks took 127-166 examples, 0.4-0.8 s on a quiet machine).
 SHRINK_EXAMPLES = 200
 
 #: A backstop for katas whose shrink steps are slow; only a very busy machine reaches it.

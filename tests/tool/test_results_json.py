@@ -111,7 +111,7 @@ def test_json_to_a_file_keeps_the_screen(sandbox, solution, tmp_path):
     assert r.code == 2 and "Passed:" in r.out and "cannot write /proc/results.json" in r.err
 
 
-# -- every file of the self-check (contributors) ------------------------------------------------
+# -- the self-check's files through the tool's judge (contributors) ----------------------------
 
 
 #: Every right file goes through the tool's own judge (its worker, its sandbox); of each kata's
