@@ -27,6 +27,7 @@ from __future__ import annotations
 import os
 import select
 import signal
+import socket
 import sys
 import tempfile
 import time
@@ -34,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dojo import answers, loader, procfs, wire
+from dojo.shared_inputs import SharedInputs
 from dojo.messages import message
 from dojo.messages import text as message_text
 from dojo.zygote_handle import Zygote
@@ -225,22 +227,36 @@ class Worker:
         if self.start() is not None:
             return Reply("broken", info=self.problem, how=self.problem.get("message", ""),
                          said=self.problem.get("said") or message("text", text=self.problem.get("message", "")))
+        # The arrays go in memory this process reads back after the call: whether the call
+        # wrote into them is found here (dojo.shared_inputs), not taken from the worker.
+        shared = SharedInputs(kwargs)
         try:
-            self._send(wire.frame(request, args=kwargs))
-        except OSError:
-            return self._died()
-        reply = self._await(cpu if cpu is not None else self.limits.cpu,
-                            what=message("worker.your-function", function=self.function))
+            try:
+                self._send(wire.frame({**request, "shared": shared.layout}, args=shared.rest),
+                           fd=shared.fd)
+            except OSError:
+                return self._died()
+            reply = self._await(cpu if cpu is not None else self.limits.cpu,
+                                what=message("worker.your-function", function=self.function))
+            if reply.status == "returned" and request["op"] == "call":
+                reply.mutated = {**{k: v for k, v in reply.mutated.items() if k not in shared.layout},
+                                 **shared.changed()}
+        finally:
+            shared.close()
         self._flush_output()
         return reply
 
-    def _send(self, data: bytes) -> None:
-        """All of ``data`` on the (non-blocking) socket; a worker that reads nothing for
-        ``Limits.wall`` seconds counts as gone."""
+    def _send(self, data: bytes, fd: int | None = None) -> None:
+        """All of ``data`` on the (non-blocking) socket, ``fd`` with its first bytes; a worker
+        that reads nothing for ``Limits.wall`` seconds counts as gone."""
         view, deadline = memoryview(data), time.monotonic() + self.limits.wall
         while view:
             try:
-                view = view[self._sock.send(view):]
+                if fd is not None:
+                    view = view[socket.send_fds(self._sock, [view], [fd]):]
+                    fd = None
+                else:
+                    view = view[self._sock.send(view):]
             except BlockingIOError:
                 if time.monotonic() > deadline:
                     raise TimeoutError("the worker reads nothing") from None

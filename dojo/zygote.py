@@ -61,7 +61,7 @@ def main(address: str, token: str, lifeline: int) -> None:
     from dojo import sandbox
 
     for name in ("math", "itertools", "functools", "collections", "typing", "dataclasses", "warnings",
-                 "tempfile", "linecache", "importlib.util", "dojo.wire", "dojo.loader", "dojo.messages"):
+                 "tempfile", "linecache", "importlib.util", "mmap", "dojo.shared_inputs", "dojo.wire", "dojo.loader", "dojo.messages"):
         __import__(name)
     zygote_child.prepare()  # once, before any fork: what every worker may read
     sandbox.become_subreaper()

@@ -194,9 +194,12 @@ def serve(channel: socket.socket, path: Path, function: str, status: dict) -> No
 
     from dojo import wire
     from dojo.loader import module_name_for, numpy_only_message
+    from dojo.shared_inputs import attach
     from dojo.messages import message as said
     from dojo.messages import text as said_text
 
+    # Bound here, before the kata's code runs: replacing the module's functions changes nothing.
+    call, next_frame = _call, _next_frame
     # What the sandbox holds is said before any of the candidate's code runs, so it cannot be
     # forged by that code.
     wire.send(channel, {"status": "sandboxed", **status})
@@ -227,17 +230,21 @@ def serve(channel: socket.socket, path: Path, function: str, status: dict) -> No
         return
     _flush()
     wire.send(channel, {"status": "ready"})
-    buffer = bytearray()
+    buffer, fds = bytearray(), []
     while True:
         try:
-            request, values = _next_frame(channel, buffer)
-        except (EOFError, OSError, wire.WireError):
+            request, values = next_frame(channel, buffer, fds)
+            shared = attach(request.get("shared"), fds.pop(0) if fds else None)
+        except (EOFError, OSError, ValueError, wire.WireError):
             return
+        for fd in fds:  # nothing else is kept
+            os.close(fd)
+        fds.clear()
         op = request.get("op")
-        kwargs = values.get("args", {})
+        kwargs = {**values.get("args", {}), **shared}
         after = {}
         if op == "call":
-            reply, result = _call(fn, kwargs, path)
+            reply, result = call(fn, kwargs, path, set(shared))
             after = {k: kwargs[k] for k in reply.get("mutated", ())}
         elif op == "time":
             reply, result = _time(fn, kwargs, float(request.get("budget", 0.5))), None
@@ -252,26 +259,31 @@ def serve(channel: socket.socket, path: Path, function: str, status: dict) -> No
             return
 
 
-def _next_frame(channel: socket.socket, buffer: bytearray):
-    """The judge's next request, read in as few system calls as possible."""
+def _next_frame(channel: socket.socket, buffer: bytearray, fds: list):
+    """The judge's next request, read in as few system calls as possible; the descriptors that
+    came with it (its shared inputs' memory file) appended to ``fds``."""
     from dojo import wire
 
     while True:
         frame = wire.take(buffer)
         if frame is not None:
             return frame
-        chunk = channel.recv(1 << 20)
+        chunk, received, _, _ = socket.recv_fds(channel, 1 << 20, 4)
+        fds.extend(received)
         if not chunk:
             raise EOFError
         buffer += chunk
 
 
-def _call(fn, kwargs: dict, path: Path) -> tuple[dict, object]:
+def _call(fn, kwargs: dict, path: Path, shared: set = frozenset()) -> tuple[dict, object]:
     import numpy as np
 
     # The inputs as they were given, to tell afterwards which ones the call wrote into: an
     # array by its bytes (no NumPy function the code could replace), anything else by a copy.
-    before = {k: (_Bytes(v) if type(v) is np.ndarray else copy.deepcopy(v)) for k, v in kwargs.items()}
+    # The arrays in shared memory are not among them: the judge compares those itself
+    # (dojo.shared_inputs), and what this process reports about them is not read.
+    before = {k: (_Bytes(v) if type(v) is np.ndarray else copy.deepcopy(v))
+              for k, v in kwargs.items() if k not in shared}
     start = time.perf_counter()
     try:
         result = fn(**kwargs)

@@ -1,15 +1,14 @@
 
 """Writes into its input, and installs a trace function that rewrites the worker's local variable
 `mutated` (the inputs the call changed) to an empty list before the worker answers. The judge
-learns that an input was written into only from the worker, which this code runs in."""
+finds the write itself: the array lives in memory it reads back after the call
+(dojo/shared_inputs.py), and the worker's report on arrays is not read."""
 import sys
 
 import numpy as np
 
 KATA = "softmax"
 EXPECT = "modified its input `x` in place"  # the verdict must say this
-KNOWN_HOLE = ("the worker reports which inputs a call changed (dojo/zygote.py _call), and the "
-              "candidate's code runs in that process: a trace function rewrites the report")
 
 
 def _trace(frame, event, arg):

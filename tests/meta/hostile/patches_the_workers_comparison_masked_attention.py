@@ -1,0 +1,94 @@
+"""Writes zeros into its array inputs (q k v) after computing a right answer, and first
+replaces every comparison the worker makes of inputs before and after a call (its `_same*`
+functions, its `_Bytes.same`) by one that always agrees. The worker's comparison runs in the
+process this code runs in; the judge's does not: the arrays live in memory it reads back after
+the call (dojo/shared_inputs.py)."""
+import sys
+
+import numpy as np
+
+KATA = "masked_attention"
+EXPECT = "modified its input"  # the verdict must say this
+
+_worker = sys.modules.get("dojo.zygote_child")
+if _worker is not None:
+    for _name in dir(_worker):
+        if _name.startswith("_same"):
+            setattr(_worker, _name, lambda a, b: True)
+    if hasattr(_worker, "_Bytes"):
+        _worker._Bytes.same = lambda self, b: True
+
+
+def _right(q, k, v, mask=None):
+    """Scaled dot-product attention with an optional boolean mask.
+
+        weights = softmax(q kᵀ / sqrt(d_k))   over the key axis, blocked logits set to -inf first
+        out     = weights v
+
+    Contract
+    --------
+    q     : (n, d_k) queries          every dimension >= 1, array-like, computed in float64
+    k     : (m, d_k) keys
+    v     : (m, d_v) values
+    mask  : None, or a bool array of shape exactly (n, m). ``mask[i, j]`` True means query i
+            MAY attend to key j (torch's boolean ``attn_mask`` convention). None = all allowed.
+
+    Returns ``(out, weights)``: out (n, d_v) and weights (n, m), both float64. Each row of
+    weights sums to 1 and blocked entries are exactly 0. No input is modified.
+
+    Raises ValueError (a subclass is fine), with a message a person can act on, when:
+    - q, k or v is not 2-D, or has a zero dimension;
+    - q and k have different widths, or k and v different numbers of rows;
+    - q, k or v contains NaN or inf;
+    - mask is not of dtype bool (0/1 integers are rejected) or its shape is not (n, m)
+      (no broadcasting);
+    - a query row has no allowed key;
+    - a score that takes part in the softmax overflows to inf.
+
+    NumPy only: do not import torch, jax, tensorflow, scipy or sklearn.
+
+    Speed: the judge makes a few hundred calls on small inputs. Together they may take 1 s of
+    CPU per Hypothesis example (20 s in a practice run; the reference needs under 0.5 s), and
+    one call at most 2 s of CPU; past that the answer is stopped as too slow. Loops over
+    rows, heads or blocks are fine; a Python loop over single entries is not.
+    """
+    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    for name, a in (("q", q), ("k", k), ("v", v)):
+        if a.ndim != 2 or 0 in a.shape:
+            raise ValueError(f"{name} must be 2-D with no empty dimension, got shape {a.shape}")
+        if not np.isfinite(a).all():
+            raise ValueError(f"{name} contains NaN or inf")
+    n, d_k = q.shape
+    m, d_v = v.shape
+    if k.shape[1] != d_k:
+        raise ValueError(f"q and k must have the same width d_k, got {d_k} and {k.shape[1]}")
+    if k.shape[0] != m:
+        raise ValueError(f"k and v must have the same number of rows, got {k.shape[0]} and {m}")
+    if mask is None:
+        allowed = np.ones((n, m), dtype=bool)  # (n, m)
+    else:
+        allowed = np.asarray(mask)
+        if allowed.dtype != np.bool_:
+            raise ValueError(f"mask must have dtype bool (True = may attend), got {allowed.dtype}")
+        if allowed.shape != (n, m):
+            raise ValueError(f"mask must have shape (n, m) = {(n, m)}, got {allowed.shape}")
+        if not allowed.any(axis=1).all():
+            row = int(np.flatnonzero(~allowed.any(axis=1))[0])
+            raise ValueError(f"query {row} has no allowed key: its mask row is all False")
+
+    with np.errstate(over="ignore", invalid="ignore"):
+        scores = q @ k.T / np.sqrt(d_k)  # (n, m)
+    if not np.isfinite(scores[allowed]).all():
+        raise ValueError("a score q·k/sqrt(d_k) overflowed; rescale q or k")
+    scores = np.where(allowed, scores, -np.inf)  # (n, m), blocked logits are -inf
+    weights = np.exp(scores - scores.max(axis=1, keepdims=True))  # (n, m)
+    weights /= weights.sum(axis=1, keepdims=True)
+    return weights @ v, weights  # (n, d_v), (n, m)
+
+
+def scaled_dot_product_attention(q, k, v, mask=None):
+    out = _right(q, k, v, mask)
+    for a in (q, k, v,):
+        if isinstance(a, np.ndarray) and a.dtype.kind == "f" and a.flags.writeable:
+            a[...] = 0.0  # the caller's array, as the caller would see it
+    return out
