@@ -1,11 +1,12 @@
-"""How far a worker's resident memory rises during one flash-attention call at n = m = 2048:
-the measure behind the judge's memory bound (tests/test_flash_attention.py).
+"""How much memory one flash-attention call at n = m = 2048 needs, as the judge measures it
+(dojo/memory.py; the bound is in tests/test_flash_attention.py): in a fresh worker, what the
+module holds, what a first call leaves resident, and the rise during a second call.
 
     python benchmarks/flash_memory.py [--calls 4]
 
-For the reference, every right answer in tests/meta/right/flash_attention/ and the full-matrix
-wrong answer: the rise (the kernel's high-water mark, reset by the judge just before the call,
-after a warm-up call) for --calls calls, in MiB.
+For the reference, every right answer in tests/meta/right/flash_attention/ and the wrong
+answers the bound must catch (the full matrix; the full matrix only when causal; a score matrix
+kept between calls): --calls measures each with causal False and True, in MiB.
 """
 
 from __future__ import annotations
@@ -30,15 +31,18 @@ def main() -> int:
     inputs = {name: rng.normal(size=(2048, 16)) for name in "qkv"}
     files = [REPO / "solutions" / "flash_attention.py",
              *sorted((REPO / "tests" / "meta" / "right" / "flash_attention").glob("*.py")),
-             REPO / "tests" / "meta" / "wrong" / "flash_attention" / "full_matrix.py"]
+             *(REPO / "tests" / "meta" / "wrong" / "flash_attention" / f"{name}.py"
+               for name in ("full_matrix", "full_matrix_when_causal", "keeps_the_scores_between_calls"))]
     for path in files:
         fn = RemoteFunction(path, "flash_attention", cpu_budget=None)
         try:
-            rises = [fn.peak_memory(cpu=10.0, **inputs, block_size=64, causal=False)[1] for _ in range(args.calls)]
+            for causal in (False, True):
+                rises = [fn.peak_memory(cpu=10.0, **inputs, block_size=64, causal=causal)[1]
+                         for _ in range(args.calls)]
+                shown = ", ".join(f"{r / 2**20:.1f}" for r in rises)
+                print(f"{path.relative_to(REPO)}, causal={causal}: {shown} MiB (max {max(rises) / 2**20:.1f})")
         finally:
             fn.close()
-        shown = ", ".join(f"{r / 2**20:.1f}" for r in rises)
-        print(f"{path.relative_to(REPO)}: {shown} MiB (max {max(rises) / 2**20:.1f})")
     return 0
 
 

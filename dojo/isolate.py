@@ -100,8 +100,8 @@ def measure(fn, kwargs: dict, budget: float, max_calls: int = 50, slow: float = 
 
 
 def peak_memory(fn, kwargs: dict) -> int:
-    """How far resident memory rises during one call of ``fn`` (after a warm-up call), measured
-    by the kernel in a worker process: the measure the judge applies to a candidate's code.
+    """How much memory one call of ``fn`` needs, measured by the kernel in a fresh worker process
+    (``dojo.memory``): the measure the judge applies to a candidate's code.
     ``fn`` must be a function defined in a file."""
     import inspect
 

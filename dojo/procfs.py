@@ -42,6 +42,26 @@ def status_field(pid: int, name: str) -> int | None:
     return None
 
 
+def parent(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as f:
+            for line in f:
+                if line.startswith("PPid:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def anonymous_beyond_parent(pid: int) -> int | None:
+    """A process's anonymous resident memory beyond its parent's: for a worker forked from the
+    zygote (whose pages it shares and counts too), what it allocated since, such as the arrays a
+    kata file builds when it is imported."""
+    mine, up = status_field(pid, "RssAnon"), parent(pid)
+    theirs = status_field(up, "RssAnon") if up else None
+    return None if mine is None or theirs is None else mine - theirs
+
+
 def rss(pid: int, reset: bool = False) -> int | None:
     """Resident memory now; ``reset`` first sets the high-water mark to it (Linux 4.0+)."""
     if reset:

@@ -139,7 +139,7 @@ class RemoteFunction:
         return self._result(self.worker.call(kwargs))
 
     def peak_memory(self, cpu: float | None = None, **kwargs) -> tuple[object, int | None]:
-        """(result, how far resident memory rose during the call) after a warm-up call."""
+        """(result, the memory a call needs: ``dojo.memory``, in a fresh worker)."""
         reply, peak = self.worker.peak_memory(kwargs, cpu)
         return self._result(reply), peak
 

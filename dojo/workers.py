@@ -213,15 +213,10 @@ class Worker:
         return self._request({"op": "traced"}, kwargs, cpu)
 
     def peak_memory(self, kwargs: dict, cpu: float | None = None) -> tuple[Reply, int | None]:
-        """One call after a warm-up call, and how far the worker's resident memory rose during it
-        (the kernel's high-water mark, reset just before the call)."""
-        warm = self.call(kwargs, cpu)
-        if warm.status != "returned" or self.pid is None:
-            return warm, None
-        base = procfs.rss(self.pid, reset=True)
-        reply = self.call(kwargs, cpu)
-        peak = procfs.status_field(self.pid, "VmHWM") if reply.status == "returned" else None
-        return reply, (None if base is None or peak is None else max(0, peak - base))
+        """How much memory a call needs, read from outside in a fresh worker (``dojo.memory``)."""
+        from dojo import memory
+
+        return memory.peak(self, kwargs, cpu)
 
     def _request(self, request: dict, kwargs: dict, cpu: float | None) -> Reply:
         if self.start() is not None:

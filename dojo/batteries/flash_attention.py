@@ -7,7 +7,7 @@ import numpy as np
 
 from dojo.batteries import Battery, Case, Panel, Speed, fixed, normal, scores_far_below, set_entry
 
-#: The contract's memory bound: at n = m = 2048, d_k = d_v = 16, block_size = 64, resident memory grows by under 16 MiB.
+#: The contract's memory bound: at n = m = 2048, d_k = d_v = 16, block_size = 64, causal or not, a call needs under 16 MiB.
 MEMORY_BOUND = 16 * 2**20  # as tests/test_flash_attention.py: resident memory growth, measured from outside
 
 
@@ -125,6 +125,8 @@ BATTERY = Battery(
         Case("nested-list inputs", lambda r: {a: (x.tolist() if isinstance(x, np.ndarray) else x) for a, x in _flash(2, 4, 2, 2, 3)(r).items()}),
         Case("the memory bound: n = m = 2048, d = 16, block_size = 64, under 16 MiB",
              _flash(2048, 2048, 16, 16, 64), max_bytes=MEMORY_BOUND),
+        Case("the memory bound: n = m = 2048, d = 16, block_size = 64, causal, under 16 MiB",
+             _flash(2048, 2048, 16, 16, 64, causal=True), max_bytes=MEMORY_BOUND),
         *(_random(i) for i in range(8)),
         Case("block_size = 0", _error(block_size=0), "error"),
         Case("block_size = -2", _error(block_size=-2), "error"),
