@@ -4,7 +4,8 @@ the judge's finding, never the worker's report.
 The judge (``SharedInputs``, in ``dojo.workers``) writes every top-level ``ndarray`` argument of
 a call into one anonymous memory file (``memfd``, sealed against resizing), passes its
 descriptor with the request (``SCM_RIGHTS``), and keeps its own copy of the bytes. The worker
-(``attach``, in ``dojo.zygote_child``) maps the file shared, closes the descriptor and gives the
+(``attach``, in ``dojo.zygote_child``) maps the file shared, closes the descriptor (keeping none:
+the mapping is made through the C library, not ``mmap.mmap``, which holds a duplicate) and gives the
 candidate's function arrays that *are* that memory. After the answer, the judge reads the file
 through its own descriptor and compares: a write into an argument shows there, whatever the
 code in the kata file did to the worker (the worker's own comparison, a trace function, NumPy
@@ -128,8 +129,6 @@ def attach(layout, fd: int | None) -> dict:
         return {}
     if fd is None:
         raise LayoutError("a request with shared arrays but no memory file")
-    import mmap
-
     import numpy as np
 
     try:
@@ -144,8 +143,46 @@ def attach(layout, fd: int | None) -> dict:
             for n in entry[2]:
                 count *= int(n)
             end = max(end, entry[0] + count * np.dtype(entry[1]).itemsize)
-        memory = mmap.mmap(fd, end, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
+        memory = _map(fd, end)
     finally:
         os.close(fd)
     return {name: np.ndarray(tuple(shape), dtype=np.dtype(dtype), buffer=memory, offset=offset)
             for name, (offset, dtype, shape) in layout.items()}
+
+
+def _map(fd: int, size: int):
+    """``size`` bytes of ``fd`` mapped shared, as a writable buffer that holds no descriptor (the
+    standard library's ``mmap`` keeps a duplicate of ``fd`` open, and a worker holds nothing but
+    its channel) and is unmapped when the last array on it is gone."""
+    import ctypes
+    import mmap
+    import weakref
+
+    libc = _libc()
+    if libc is None:  # pragma: no cover - no C library to ask: the standard library's mapping
+        return mmap.mmap(fd, size, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
+    address = libc.mmap(None, size, mmap.PROT_READ | mmap.PROT_WRITE, mmap.MAP_SHARED, fd, 0)
+    if address in (None, ctypes.c_void_p(-1).value):
+        raise LayoutError(f"the memory file could not be mapped (errno {ctypes.get_errno()})")
+    memory = (ctypes.c_char * size).from_address(address)
+    weakref.finalize(memory, libc.munmap, address, size)
+    return memory
+
+
+_LIBC: list = []
+
+
+def _libc():
+    if not _LIBC:
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.mmap.restype = ctypes.c_void_p
+            libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                                  ctypes.c_long]
+            libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+            _LIBC.append(libc)
+        except (OSError, AttributeError, ImportError):  # pragma: no cover
+            _LIBC.append(None)
+    return _LIBC[0]

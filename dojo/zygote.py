@@ -61,9 +61,12 @@ def main(address: str, token: str, lifeline: int) -> None:
     from dojo import sandbox
 
     for name in ("math", "itertools", "functools", "collections", "typing", "dataclasses", "warnings",
-                 "tempfile", "linecache", "importlib.util", "mmap", "dojo.shared_inputs", "dojo.wire", "dojo.loader", "dojo.messages"):
+                 "tempfile", "linecache", "importlib.util", "mmap", "ctypes", "weakref", "dojo.shared_inputs", "dojo.wire", "dojo.loader", "dojo.messages"):
         __import__(name)
     zygote_child.prepare()  # once, before any fork: what every worker may read
+    from dojo import shared_inputs
+
+    shared_inputs._libc()  # the C library's mmap, found before any sandbox applies
     sandbox.become_subreaper()
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind("\0" + address[1:] if address.startswith("@") else address)

@@ -44,6 +44,10 @@ def become_worker(request: dict, fds: list[int], own: tuple) -> None:
     os.dup2(output_fd, 2)
     os.close(devnull)
     os.close(output_fd)
+    # Nothing else stays open: not the zygote's listening socket, nor another judge's connection
+    # to it (whose requests, with their token, a worker could read and answer).
+    os.closerange(3, channel_fd)
+    os.closerange(channel_fd + 1, max(channel_fd + 2, os.sysconf("SC_OPEN_MAX")))
     sys.stdout = open(1, "w", encoding="utf-8", errors="replace", closefd=False, buffering=1)
     sys.stderr = open(2, "w", encoding="utf-8", errors="replace", closefd=False, buffering=1)
     channel = socket.socket(fileno=channel_fd)
