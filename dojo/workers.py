@@ -29,12 +29,11 @@ import select
 import signal
 import socket
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dojo import answers, loader, procfs, wire
+from dojo import answers, loader, procfs, wire, worker_folders
 from dojo.shared_inputs import SharedInputs
 from dojo.messages import message
 from dojo.messages import text as message_text
@@ -131,7 +130,7 @@ class Worker:
         if self.problem is not None or self.pid is not None:
             return self.problem
         self.zygote = self.zygote or Zygote.shared()
-        self._tmp = tempfile.mkdtemp(prefix="dojo-worker-")
+        self._tmp = worker_folders.make()
         try:
             self.pid, self._sock, self._out = self.zygote.spawn(self.path, self.function, Path(self._tmp),
                                                                 self.limits.memory)
@@ -187,9 +186,7 @@ class Worker:
         self._cpu_mark = None
         self._cpu_mark_at = 0.0
         if self._tmp is not None:
-            import shutil
-
-            shutil.rmtree(self._tmp, ignore_errors=True)
+            worker_folders.remove(self._tmp)  # locked by the worker or not
             self._tmp = None
         return status
 

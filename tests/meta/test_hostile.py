@@ -25,6 +25,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -143,6 +144,30 @@ def own_environ(tmp_path: Path, env: dict) -> dict:
     return env
 
 
+def check_folders(tmp_path: Path) -> None:
+    """No worker's temporary folder piles up in the run's TMPDIR: what a judge ended by a signal
+    left is swept by the next one to start a worker (``worker_folders.sweep``, run here as it
+    would be), locked or not. Those still left are removed here, so pytest can remove tmp_path."""
+    from dojo import worker_folders
+
+    tempfile.tempdir = str(tmp_path / "tmpdir")
+    try:
+        worker_folders.sweep()
+    finally:
+        tempfile.tempdir = None
+    left = sorted((tmp_path / "tmpdir").glob(worker_folders.PREFIX + "*"))
+    for folder in left:
+        worker_folders.remove(folder)
+    owners = {}
+    for folder in left:
+        pid = folder.name[len(worker_folders.PREFIX):].split("-", 1)[0]
+        try:
+            owners[folder.name] = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")[:200].decode()
+        except OSError:
+            owners[folder.name] = "(gone)"
+    assert not left, f"workers' temporary folders were left behind: {owners}"
+
+
 def check_checkout(before: dict) -> None:
     after = snapshot()
     changed = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
@@ -176,6 +201,7 @@ def test_plain_pytest_never_passes_hangs_or_leaves_processes(path, tmp_path):
     assert len(out) < 2_000_000, "the candidate's output was not capped"
     left = lingering(str(tmp_path))
     assert not left, describe(left)
+    check_folders(tmp_path)
     check_checkout(before)
 
 
@@ -204,6 +230,7 @@ def test_dojo_test_never_passes_hangs_or_leaves_processes(path, tmp_path):
     assert stopped.returncode == 0, stopped.stdout + stopped.stderr
     left = lingering(str(tmp_path))
     assert not left, describe(left)
+    check_folders(tmp_path)
     check_checkout(before)
 
 
