@@ -118,7 +118,15 @@ def _child(conn: socket.socket, listener: socket.socket, request: dict, server_r
         sys.dont_write_bytecode = False
         import pytest
 
-        code = int(pytest.main([str(a) for a in request["args"]]))
+        profile = os.environ.get("DOJO_PROFILE_TO")  # where a verdict's time goes (docs/benchmarks.md)
+        if profile:
+            import cProfile
+
+            profiler = cProfile.Profile()
+            code = int(profiler.runcall(pytest.main, [str(a) for a in request["args"]]))
+            profiler.dump_stats(f"{profile}.{os.getpid()}")
+        else:
+            code = int(pytest.main([str(a) for a in request["args"]]))
     except BaseException:  # noqa: BLE001 - the exit status says it
         import traceback
 
