@@ -2,8 +2,9 @@
 clients and it exchange: shared by the server and its client (dojo/warm.py).
 
 The key hashes the tool's files, the interpreter and the installed libraries, and the judge's
-files (conftest.py, tests/*.py) by content: an edited judge or a new Hypothesis gets a new
-warm judge, never a stale one; copies of one judge (the suite's sandboxes) share one.
+files (conftest.py, tests/*.py, tests/plugin/*.py) by content: an edited judge or a new
+Hypothesis gets a new warm judge, never a stale one; copies of one judge (the suite's
+sandboxes) share one.
 """
 
 from __future__ import annotations
@@ -37,10 +38,11 @@ def _tool_part() -> str:
 
 
 def _judge_part(root: Path) -> str:
-    """The checkout's side: the judge's files (conftest.py, tests/*.py), by content, so that
-    copies of one judge (the suite's sandboxes) share a warm process."""
+    """The checkout's side: the judge's files (conftest.py, tests/*.py, tests/plugin/*.py), by
+    content, so that copies of one judge (the suite's sandboxes) share a warm process."""
     h = hashlib.sha1()
-    for path in [root / "conftest.py", *sorted((root / "tests").glob("*.py"))]:
+    for path in [root / "conftest.py", *sorted((root / "tests").glob("*.py")),
+                 *sorted((root / "tests" / "plugin").glob("*.py"))]:
         try:
             h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
         except OSError:

@@ -64,7 +64,11 @@ def _warm_up(root: Path) -> None:
     oracle.torch()
     # Not the katas' test modules: ``@given`` takes the settings in force when it decorates,
     # and the child's pytest chooses the profile (practice, CI, thorough) only when it starts.
-    for name in ("conftest", "tests.judge", "tests.strategies", "tests.contract", "dojo.diagnosis"):
+    try:
+        from tests.plugin import PARTS  # what conftest.py registers
+    except ImportError:
+        PARTS = ()
+    for name in ("conftest", *PARTS, "tests.judge", "tests.strategies", "tests.contract", "dojo.diagnosis"):
         try:
             importlib.import_module(name)
         except Exception:  # noqa: BLE001 - the child imports it again and reports what is wrong

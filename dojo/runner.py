@@ -286,9 +286,9 @@ class WarmJudge:
         try:
             if str(self.env.root) not in sys.path:
                 sys.path.insert(0, str(self.env.root))
-            # not the kata's test module: its @given would keep the settings in force now,
-            # before the child's pytest loads its profile
-            for name in ("conftest", "tests.judge", "tests.strategies", "dojo.diagnosis"):
+            # not the kata's test module: its @given keeps the settings in force when imported
+            parts = importlib.import_module("tests.plugin").PARTS  # what conftest.py registers
+            for name in ("conftest", *parts, "tests.judge", "tests.strategies", "dojo.diagnosis"):
                 importlib.import_module(name)
             importlib.import_module("tests.oracle").torch()
         except Exception:  # the child will import it again and report whatever is wrong

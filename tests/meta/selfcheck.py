@@ -15,7 +15,7 @@ import hypothesis
 import hypothesis.errors
 from hypothesis import given, settings
 
-from conftest import SELF_CHECK
+from tests.plugin.profiles import SELF_CHECK
 from dojo import registry
 from dojo.loader import KataTimeout, load_kata
 from tests.judge import Guarded

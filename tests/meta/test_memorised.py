@@ -17,7 +17,7 @@ from tests.judge import Guarded
 from tests.meta.selfcheck import SEEDS, _sweep
 from tests.tool.harness import REPO
 
-from conftest import SELF_CHECK
+from tests.plugin.profiles import SELF_CHECK
 
 KATA = "softmax"
 MEMORISED_SEED = 20261203
