@@ -62,6 +62,25 @@ def anonymous_beyond_parent(pid: int) -> int | None:
     return None if mine is None or theirs is None else mine - theirs
 
 
+def resident_under(pid: int, folder: str) -> int | None:
+    """Resident memory of ``pid``'s mappings of files under ``folder`` (its own temporary folder:
+    a file there can hold an array as well as anonymous memory can)."""
+    total, inside = 0, False
+    try:
+        with open(f"/proc/{pid}/smaps", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                head = line.split(None, 1)[0]
+                if head.endswith(":"):  # a field of the mapping above ("Rss:", "Size:", "VmFlags:")
+                    if inside and head == "Rss:":
+                        total += int(line.split()[1]) * 1024
+                    continue
+                fields = line.split(None, 5)  # a mapping's first line: range perms offset dev inode path
+                inside = len(fields) == 6 and fields[5].strip().startswith(folder)
+    except (OSError, ValueError, IndexError):
+        return None
+    return total
+
+
 def rss(pid: int, reset: bool = False) -> int | None:
     """Resident memory now; ``reset`` first sets the high-water mark to it (Linux 4.0+)."""
     if reset:

@@ -15,17 +15,19 @@ after fork, while the worker has a single thread.
   connect to, a process outside the domain. At every ABI: no ptrace-like access (ptrace,
   process_vm_*, /proc/PID/mem) to processes outside it. Not covered: fds already open (the
   pipe to the judge keeps working), path lookup and stat (names outside can be seen to exist),
-  pathname Unix sockets, UDP.
+  pathname Unix sockets and UDP (seccomp's part: no socket is made or connected).
 - ``forbid_processes`` (seccomp-BPF, x86_64 and aarch64; elsewhere nothing is installed).
   EPERM for fork, vfork, execve, execveat, clone without CLONE_THREAD (threads stay allowed),
   ptrace, process_vm_readv/writev, pidfd_getfd, process_madvise, pidfd_send_signal (whatever
-  the target: it is an fd, which a filter cannot see), and for kill, tkill, tgkill,
+  the target: it is an fd, which a filter cannot see), socket, socketpair, connect, bind,
+  listen, accept, accept4 and io_uring_setup (the channel it was given is all the network a
+  worker has), and for kill, tkill, tgkill,
   rt_sigqueueinfo, rt_tgsigqueueinfo whose first argument (its low 32 bits, the pid_t the
   kernel reads) is not the pid read at install time: kill(0, -1 or -pgid) is refused,
   tgkill(own pid, tid) reaches own threads only, tkill only the main thread. clone3 gets ENOSYS
   (its flags are in memory a filter cannot read; glibc falls back to clone). A foreign
   architecture (i386 int 0x80, AArch32) or an x32 syscall number kills the process. Not
-  covered: SIGIO/F_SETOWN, unshare, setns, kcmp, io_uring, /proc/PID/mem (Landlock's part).
+  covered: SIGIO/F_SETOWN, unshare, setns, kcmp, /proc/PID/mem (Landlock's part).
 - ``limit_resources`` (setrlimit): address space, core files (0), file size, open files. A
   write past RLIMIT_FSIZE fails with EFBIG (CPython ignores SIGXFSZ).
 - ``die_with_parent``, ``become_subreaper``, ``descendants``, ``kill_tree``: the judge's process
@@ -193,9 +195,14 @@ _NR = {  # name: (x86_64, aarch64); None where the architecture has no such sysc
     "pidfd_send_signal": (424, 424), "kill": (62, 129), "tkill": (200, 130),
     "tgkill": (234, 131), "rt_sigqueueinfo": (129, 138), "rt_tgsigqueueinfo": (297, 240),
     "seccomp": (317, 277),
+    "socket": (41, 198), "socketpair": (53, 199), "connect": (42, 203), "bind": (49, 200),
+    "listen": (50, 201), "accept": (43, 202), "accept4": (288, 242), "io_uring_setup": (425, 425),
 }
 _DENIED = ("fork", "vfork", "execve", "execveat", "ptrace", "process_vm_readv",
-           "process_vm_writev", "pidfd_getfd", "process_madvise", "pidfd_send_signal")
+           "process_vm_writev", "pidfd_getfd", "process_madvise", "pidfd_send_signal",
+           # no new socket, and no connection: the worker keeps the channel it was given, and
+           # cannot reach a warm judge's (pathname) socket, nor send a datagram anywhere
+           "socket", "socketpair", "connect", "bind", "listen", "accept", "accept4", "io_uring_setup")
 _SELF_ONLY = ("kill", "tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo")
 _CLONE_THREAD = 0x00010000
 _RET_KILL_PROCESS, _RET_ERRNO, _RET_ALLOW = 0x80000000, 0x00050000, 0x7FFF0000
