@@ -105,6 +105,11 @@ def _rebuild(info: dict, function: str) -> Exception:
     return CandidateEscape(what, info.get("line"), info.get("source"))
 
 
+#: Seconds a kata's calls may spend asleep in all (time.sleep, a lock, a blocking read), beside
+#: the CPU budget: calls that each sleep under the per-call limits still end within a minute.
+ASLEEP_BUDGET = 20.0
+
+
 class RemoteFunction:
     """Call ``function`` of the kata file at ``path`` in a sandboxed worker."""
 
@@ -119,6 +124,10 @@ class RemoteFunction:
         self.share = 1.0
         self.worker = Worker(self.path, function, self.limits, on_output=on_output)
         self.cpu_used = 0.0
+        #: seconds the worker was seen asleep in calls: a kata's calls may sleep ASLEEP_BUDGET
+        #: seconds in all (each call's own limit is Limits.asleep); a busy machine keeps a
+        #: process runnable, never asleep, so this counts no time the machine took
+        self.asleep_used = 0.0
         self.calls = 0
         #: Set by the judge: () -> fraction of this process's properties run so far, for the
         #: estimate in a "too slow" verdict.
@@ -145,6 +154,7 @@ class RemoteFunction:
 
     def _result(self, reply):
         self.cpu_used += reply.cpu
+        self.asleep_used += reply.asleep
         self.calls += 1
         how = reply.said or message("text", text=reply.how)
         if reply.status == "hung":
@@ -161,6 +171,9 @@ class RemoteFunction:
         return reply.value
 
     def _check_budget(self) -> None:
+        if self.cpu_budget is not None and self.asleep_used > ASLEEP_BUDGET * self.share:
+            raise TooSlow(message("candidate.too-slow.asleep", function=self.function, calls=self.calls,
+                                  asleep=f"{self.asleep_used:.0f}", budget=f"{ASLEEP_BUDGET * self.share:g}"))
         if self.cpu_budget is None or self.cpu_used <= self.cpu_budget * self.share:
             return
         each = self.cpu_used / max(1, self.calls)

@@ -4,15 +4,15 @@ when the worker locked it.
 The worker may write in its folder, and a worker running as root can set the immutable or
 append-only attribute on what it made there (``chattr +i``: an ioctl, which the sandbox does not
 refuse on a file the worker may write), so that a plain ``rmtree`` leaves the folder behind.
-``remove`` clears those two attributes (the judge runs as the same user) and tries again; what
-still cannot be removed is reported once. ``sweep`` removes the folders of judges that are gone
-(one killed before it could clean up), so nothing piles up. Stdlib only.
+``remove`` clears those two attributes (the judge runs as the same user) as it goes, never
+recurses (a worker may nest folders thousands deep), and reports once what it cannot remove.
+``sweep`` removes the folders of judges that are gone (one killed before it could clean up), so
+nothing piles up. Stdlib only.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
 import stat
 import sys
 import tempfile
@@ -36,52 +36,100 @@ def make() -> str:
 
 
 def remove(path: str | os.PathLike) -> bool:
-    """Remove ``path`` and everything in it, locked or not; False (said once) if it cannot be."""
-    shutil.rmtree(path, ignore_errors=True)
-    if not os.path.lexists(path):
-        return True
-    _unlock(Path(path))
+    """Remove ``path`` and everything in it, locked or not, however deep; False (said once) if it
+    cannot be. Never raises."""
     try:
-        shutil.rmtree(path)
+        if not os.path.lexists(path):
+            return True
+        _remove_tree(str(path))
         return True
-    except OSError as e:
+    except (OSError, ValueError) as e:
         if str(path) not in _reported:
             _reported.add(str(path))
-            print(f"dojo: could not remove a worker's temporary folder {path} ({e.strerror or e}); "
-                  "remove it by hand", file=sys.stderr)
+            print(f"dojo: could not remove a worker's temporary folder {path} "
+                  f"({getattr(e, 'strerror', None) or e}); remove it by hand", file=sys.stderr)
         return False
 
 
-def _unlock(root: Path) -> None:
-    """Clear the immutable and append-only attributes of ``root`` and of all below it (never
-    following a symbolic link, never opening anything but files and folders)."""
-    _clear(root)
-    for folder, dirs, files in os.walk(root):
-        for name in (*dirs, *files):
-            _clear(Path(folder) / name)
+_FOLDER = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
 
 
-def _clear(path: Path) -> None:
+def _remove_tree(path: str) -> None:
+    """Remove a folder tree in time linear in its size, without recursion, long paths or more
+    than two descriptors at once (a worker may nest folders many thousands deep): go down one
+    folder at a time, removing files, and back up through "..", removing each emptied folder.
+    Every entry's immutable and append-only attributes are cleared before it is touched."""
+    _clear(path)
+    fd = os.open(path, _FOLDER)
+    above: list[tuple[str, list[str]]] = []  # per level: this folder's name, its parent's folders left
+    left = _files_removed(fd)
     try:
-        mode = os.lstat(path).st_mode
+        while True:
+            if left:
+                name = left.pop()
+                _clear_at(fd, name)
+                child = os.open(name, _FOLDER, dir_fd=fd)
+                os.close(fd)
+                fd = child
+                above.append((name, left))
+                left = _files_removed(fd)
+                continue
+            if not above:
+                break
+            parent = os.open("..", _FOLDER, dir_fd=fd)
+            os.close(fd)
+            fd = parent
+            name, left = above.pop()
+            os.rmdir(name, dir_fd=fd)
+    finally:
+        os.close(fd)
+    os.rmdir(path)
+
+
+def _files_removed(folder_fd: int) -> list[str]:
+    """Remove the files (and links, FIFOs...) of the open folder; the names of its folders."""
+    folders = []
+    for entry in list(os.scandir(folder_fd)):
+        if entry.is_dir(follow_symlinks=False):
+            folders.append(entry.name)
+        else:
+            _clear_at(folder_fd, entry.name)
+            os.unlink(entry.name, dir_fd=folder_fd)
+    return folders
+
+
+def _clear_at(folder_fd: int, name: str) -> None:
+    """Clear the locks of ``name`` in the folder open as ``folder_fd`` (files and folders only)."""
+    try:
+        mode = os.lstat(name, dir_fd=folder_fd).st_mode
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            return  # a link, a FIFO, a device: its own attributes do not keep its folder
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=folder_fd)
     except OSError:
         return
-    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
-        return  # a link, a FIFO, a device: its own attributes do not keep its folder
+    _clear_fd(fd)
+
+
+def _clear(path: str) -> None:
+    try:
+        fd = os.open(path, _FOLDER)
+    except OSError:
+        return
+    _clear_fd(fd)
+
+
+def _clear_fd(fd: int) -> None:
+    """Clear the immutable and append-only attributes of the open ``fd``, then close it."""
     try:
         import array
         import fcntl
 
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except (OSError, ImportError):
-        return
-    try:
         flags = array.array("i", [0])
         fcntl.ioctl(fd, _GETFLAGS, flags, True)
         if flags[0] & _LOCKS:
             flags[0] &= ~_LOCKS
             fcntl.ioctl(fd, _SETFLAGS, flags)
-    except OSError:
+    except (OSError, ImportError):
         pass
     finally:
         os.close(fd)

@@ -67,6 +67,7 @@ class Reply:
     how: str = ""  # for died, hung and broken: what happened, in English words (``said`` rendered)
     kind: str = ""  # for hung: cpu, idle or wall
     said: dict | None = None  # for died, hung and broken: what happened, as a message (dojo.messages)
+    asleep: float = 0.0  # seconds the worker was seen asleep during the request (``_await``)
 
 
 def _reply(status: str, said: dict, **fields) -> Reply:
@@ -231,7 +232,8 @@ class Worker:
             reply = self._await(cpu if cpu is not None else self.limits.cpu,
                                 what=message("worker.your-function", function=self.function))
             if reply.status == "returned" and request["op"] == "call":
-                reply.mutated = {**{k: v for k, v in reply.mutated.items() if k not in shared.layout},
+                # the worker's word only for arguments that are not shared arrays (and that exist)
+                reply.mutated = {**{k: v for k, v in reply.mutated.items() if k in shared.rest},
                                  **shared.changed()}
         finally:
             shared.close()
@@ -297,7 +299,9 @@ class Worker:
                             now_cpu = procfs.cpu(self.pid)
                             spent = (now_cpu or 0.0) - (self._cpu_mark or 0.0)
                             self._cpu_mark, self._cpu_mark_at = now_cpu, time.monotonic()
-                        return self._reply(*frame, cpu=spent)
+                        reply = self._reply(*frame, cpu=spent)
+                        reply.asleep = asleep
+                        return reply
                     continue
                 now = time.monotonic()
                 used, state = procfs.cpu_and_state(self.pid)
