@@ -62,3 +62,29 @@ def problem(answer: dict, values: dict) -> str | None:
         if mutated is not None and not (isinstance(mutated, dict) and all(isinstance(k, str) for k in mutated)):
             return "inputs after the call that are not named"
     return None
+
+
+#: Control characters a terminal obeys (an escape sequence clears the screen, hides text or
+#: draws a fake verdict; a carriage return overwrites a line): shown as ``\xNN`` instead.
+#: Newlines and tabs stay.
+_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x00, 0x20), *range(0x7F, 0xA0)) if c not in (0x09, 0x0A)}
+
+
+def visible(text: str) -> str:
+    """``text`` the candidate's code wrote (what it printed, an exception's message), safe to show
+    on a terminal: its control characters spelled out."""
+    return text.translate(_CONTROLS)
+
+
+def made_visible(value, depth: int = 0):
+    """``value`` (an answer: a dict of plain JSON) with every string in it (a message, a source
+    line, a type's name, a message's parameters) ``visible``."""
+    if isinstance(value, str):
+        return visible(value)
+    if depth > 64:
+        return value
+    if isinstance(value, dict):
+        return {k: made_visible(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list):
+        return [made_visible(v, depth + 1) for v in value]
+    return value

@@ -333,6 +333,7 @@ class Worker:
         wrong = answers.problem(answer, values)  # every field checked for its type before use
         if wrong is not None:
             return self._broken(message("worker.not-an-answer", error=wrong))
+        answer = answers.made_visible(answer)  # no escape sequence of the candidate's reaches a screen
         if answer.get("status") == "returned":
             mutated = values.get("mutated") or {}
             return Reply("returned", info=answer, value=values.get("value"),
@@ -369,7 +370,7 @@ class Worker:
                 return
             if not data:
                 return
-            text = data.decode("utf-8", errors="replace")
+            text = answers.visible(data.decode("utf-8", errors="replace"))
             room = min(OUTPUT_LIMIT - self._printed_size, self._output_left)
             if room > 0:
                 self._printed.append(text[:room])

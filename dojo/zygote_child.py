@@ -20,6 +20,10 @@ import time
 from pathlib import Path
 
 
+#: The standard library's deepcopy as it was before any kata file ran (one that replaces
+#: ``copy.deepcopy`` would make the "before" copy of a list argument the list itself).
+_deepcopy = copy.deepcopy
+
 #: Modules a kata may not import besides the libraries that would do the kata (loader.FORBIDDEN):
 #: the judge's own, and the libraries it runs on.
 JUDGE_MODULES = ("tests", "conftest", "dojo", "solutions", "pytest", "_pytest", "hypothesis", "pluggy")
@@ -286,7 +290,7 @@ def _call(fn, kwargs: dict, path: Path, shared: set = frozenset()) -> tuple[dict
     # array by its bytes (no NumPy function the code could replace), anything else by a copy.
     # The arrays in shared memory are not among them: the judge compares those itself
     # (dojo.shared_inputs), and what this process reports about them is not read.
-    before = {k: (_Bytes(v) if type(v) is np.ndarray else copy.deepcopy(v))
+    before = {k: (_Bytes(v) if type(v) is np.ndarray else _deepcopy(v))
               for k, v in kwargs.items() if k not in shared}
     start = time.perf_counter()
     try:
@@ -334,12 +338,12 @@ def _time(fn, kwargs: dict, budget: float) -> dict:
     in one call (``best_cpu``: time the machine gave to others does not count)."""
     try:
         start, cpu = time.perf_counter(), time.process_time()
-        fn(**copy.deepcopy(kwargs))
+        fn(**_deepcopy(kwargs))
         best, best_cpu = time.perf_counter() - start, time.process_time() - cpu
         spent, calls = best, 0
         if best < 0.25:
             while calls < 50 and (calls < 2 or spent < budget):
-                args = copy.deepcopy(kwargs)
+                args = _deepcopy(kwargs)
                 start, cpu = time.perf_counter(), time.process_time()
                 fn(**args)
                 took, took_cpu = time.perf_counter() - start, time.process_time() - cpu

@@ -199,6 +199,8 @@ def test_plain_pytest_never_passes_hangs_or_leaves_processes(path, tmp_path):
         assert words in out, f"{path.name}: {words!r} not in the output:\n{out[-3000:]}"
     assert "INTERNALERROR" not in out, out[-3000:]
     assert len(out) < 2_000_000, "the candidate's output was not capped"
+    if c.get("PRINTS_ESCAPES"):
+        assert "\x1b" not in out, "an escape character the candidate's code wrote reached the output"
     left = lingering(str(tmp_path))
     assert not left, describe(left)
     check_folders(tmp_path)
@@ -223,6 +225,8 @@ def test_dojo_test_never_passes_hangs_or_leaves_processes(path, tmp_path):
         assert "All " not in out or " properties pass." not in out.split("All ")[-1][:40], out[-3000:]
         assert words in out, f"{path.name}: {words!r} not in the verdict:\n{out[-3000:]}"
         assert "not your fault" not in out  # the candidate's doing, never the tool's
+    if c.get("PRINTS_ESCAPES"):
+        assert "\x1b" not in out, "an escape character the candidate's code wrote reached the screen"
     # The verdict came from this sandbox's own warm judge (its TMPDIR is the test's): end it,
     # as `dojo clean` does, then nothing of the run may remain.
     stopped = subprocess.run(sandbox.command("clean"), cwd=sandbox.root, env=env, capture_output=True,
