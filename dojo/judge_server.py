@@ -119,6 +119,9 @@ def _child(conn: socket.socket, listener: socket.socket, request: dict, server_r
                            if not k.startswith(("DOJO_ZYGOTE", "DOJO_DIE_WITH"))})
         if zygote:
             os.environ["DOJO_ZYGOTE"] = zygote
+        import tempfile
+
+        tempfile.tempdir = None  # the client's TMPDIR, not the one this server started in (gone, maybe)
         sys.dont_write_bytecode = False
         import pytest
 

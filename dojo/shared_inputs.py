@@ -111,6 +111,41 @@ class SharedInputs:
                     changed[name] = np.zeros(shape, dtype=dtype)
         return changed
 
+    def remapped(self, pid: int) -> dict:
+        """The arguments whose memory the worker ``pid`` no longer maps from the file (code that
+        put private pages over an argument, ``mmap(MAP_FIXED)``, writes where the judge cannot
+        see): name -> a stand-in saying so. Read from ``/proc/PID/maps``; {} where it cannot be."""
+        if self.fd is None:
+            return {}
+        try:
+            inode = os.fstat(self.fd).st_ino
+            with open(f"/proc/{pid}/maps", "rb") as f:
+                lines = f.read().splitlines()
+        except OSError:
+            return {}
+        covered = []  # the file's byte ranges the worker maps
+        for line in lines:
+            if b"dojo-inputs" not in line:
+                continue
+            fields = line.split(None, 5)
+            try:
+                if int(fields[4]) != inode:
+                    continue
+                start, end = (int(x, 16) for x in fields[0].split(b"-"))
+                offset = int(fields[2], 16)
+            except (IndexError, ValueError):
+                continue
+            covered.append((offset, offset + end - start))
+        from dojo.wire import Foreign
+
+        gone = {}
+        for name, (offset, _dtype, _shape) in self.layout.items():
+            stop = offset + len(self._given[name])
+            if not any(a <= offset and stop <= b for a, b in covered):
+                gone[name] = Foreign("remapped", "<its memory was replaced by private pages during the call "
+                                                 "(mmap over the caller's array): what was written there is not seen>")
+        return gone
+
     def close(self) -> None:
         if self.fd is not None:
             os.close(self.fd)

@@ -25,6 +25,7 @@ count wall-clock time.
 from __future__ import annotations
 
 import os
+import random
 import select
 import signal
 import socket
@@ -43,6 +44,7 @@ OUTPUT_LIMIT = 10_000
 OUTPUT_TOTAL = 200_000
 #: How often (at most) a worker's CPU time is read between quick calls, in seconds.
 MARK_EVERY = 0.02
+CHECK_MAPS = 0.125  #: share of calls after which the mapping of the inputs is checked (0.25 ms a look)
 
 
 @dataclass
@@ -99,11 +101,6 @@ def end_message(status: dict | None) -> dict:
     return message("worker.end.exit", code=str(status.get("exit")))
 
 
-def describe_end(status: dict | None) -> str:
-    """A worker's end, in English words."""
-    return message_text(end_message(status), "en")
-
-
 class Worker:
     """The candidate's ``function`` from ``path`` in a sandboxed worker; a fresh one after any end."""
 
@@ -124,6 +121,7 @@ class Worker:
         self._output_left = OUTPUT_TOTAL
         self._printed: list[str] = []
         self._printed_size = self._dropped = 0
+        self._maps, self._remapped = random.Random(), False  # its own: Hypothesis seeds the global one
 
     # -- lifecycle --------------------------------------------------------------------------
     def start(self) -> dict | None:
@@ -232,9 +230,13 @@ class Worker:
             reply = self._await(cpu if cpu is not None else self.limits.cpu,
                                 what=message("worker.your-function", function=self.function))
             if reply.status == "returned" and request["op"] == "call":
-                # the worker's word only for arguments that are not shared arrays (and that exist)
+                # the worker's word only for arguments that exist and are not shared arrays
                 reply.mutated = {**{k: v for k, v in reply.mutated.items() if k in shared.rest},
                                  **shared.changed()}
+                if self._remapped or self._maps.random() < CHECK_MAPS:  # after its answer: unpredictable
+                    remapped = shared.remapped(self.pid)
+                    self._remapped = self._remapped or bool(remapped)  # caught once: every call now
+                    reply.mutated.update(remapped)
         finally:
             shared.close()
         self._flush_output()
