@@ -218,19 +218,22 @@ def test_dojo_test_never_passes_hangs_or_leaves_processes(path, tmp_path):
     proc = subprocess.run(sandbox.command("test", c["KATA"]), cwd=sandbox.root, env=env,
                           capture_output=True, text=True, timeout=RUN_TIMEOUT, stdin=subprocess.DEVNULL)
     out = proc.stdout + proc.stderr
-    if passes:
-        assert proc.returncode == 0 and "properties pass" in out, out[-3000:]
-    else:
-        assert proc.returncode == 1, f"dojo test exited {proc.returncode} for {path.name}:\n{out[-3000:]}"
-        assert "All " not in out or " properties pass." not in out.split("All ")[-1][:40], out[-3000:]
-        assert words in out, f"{path.name}: {words!r} not in the verdict:\n{out[-3000:]}"
-        assert "not your fault" not in out  # the candidate's doing, never the tool's
-    if c.get("PRINTS_ESCAPES"):
-        assert "\x1b" not in out, "an escape character the candidate's code wrote reached the screen"
-    # The verdict came from this sandbox's own warm judge (its TMPDIR is the test's): end it,
-    # as `dojo clean` does, then nothing of the run may remain.
-    stopped = subprocess.run(sandbox.command("clean"), cwd=sandbox.root, env=env, capture_output=True,
-                             text=True, timeout=60, stdin=subprocess.DEVNULL)
+    try:
+        if passes:
+            assert proc.returncode == 0 and "properties pass" in out, out[-3000:]
+        else:
+            assert proc.returncode == 1, f"dojo test exited {proc.returncode} for {path.name}:\n{out[-3000:]}"
+            assert "All " not in out or " properties pass." not in out.split("All ")[-1][:40], out[-3000:]
+            assert words in out, f"{path.name}: {words!r} not in the verdict:\n{out[-3000:]}"
+            assert "not your fault" not in out  # the candidate's doing, never the tool's
+        if c.get("PRINTS_ESCAPES"):
+            assert "\x1b" not in out, "an escape character the candidate's code wrote reached the screen"
+    finally:
+        # The verdict came from this sandbox's warm judge: end it, as `dojo clean` does (also
+        # when the verdict was not the one expected: no later test may be served by it), then
+        # nothing of the run may remain.
+        stopped = subprocess.run(sandbox.command("clean"), cwd=sandbox.root, env=env, capture_output=True,
+                                 text=True, timeout=60, stdin=subprocess.DEVNULL)
     assert stopped.returncode == 0, stopped.stdout + stopped.stderr
     left = lingering(str(tmp_path))
     assert not left, describe(left)
