@@ -2,10 +2,15 @@
 
 The candidate's code runs in the worker and can write its own frames into its channel, so every
 field of an answer is checked for its type here (``problem``); ``dojo.workers`` turns any answer
-that fails into "it sent a malformed answer", never a traceback of the judge's. Stdlib only.
+that fails into "it sent a malformed answer", never a traceback of the judge's; ``end_message``
+says how a worker ended.
 """
 
 from __future__ import annotations
+
+import signal
+
+from dojo.messages import message
 
 NUMBER = "a number"
 
@@ -88,3 +93,24 @@ def made_visible(value, depth: int = 0):
     if isinstance(value, list):
         return [made_visible(v, depth + 1) for v in value]
     return value
+
+
+#: Why a signal most likely ended a worker, by its name.
+SIGNAL_WHY = {"SIGSEGV": "worker.end.segv", "SIGKILL": "worker.end.kill", "SIGABRT": "worker.end.abort",
+              "SIGBUS": "worker.end.crash", "SIGFPE": "worker.end.crash"}
+
+
+def end_message(status: dict | None) -> dict:
+    """A worker's end, as a message."""
+    if not status:
+        return message("worker.end.silent")
+    if "signal" in status:
+        number = status["signal"]
+        try:
+            name = signal.Signals(number).name
+        except ValueError:
+            name = f"signal {number}"
+        if name in SIGNAL_WHY:
+            return message("worker.end.signal-why", signal=name, why=message(SIGNAL_WHY[name]))
+        return message("worker.end.signal", signal=name)
+    return message("worker.end.exit", code=str(status.get("exit")))

@@ -80,27 +80,6 @@ def _reply(status: str, said: dict, **fields) -> Reply:
 # -- one worker -------------------------------------------------------------------------------
 
 
-#: Why a signal most likely ended a worker, by its name.
-SIGNAL_WHY = {"SIGSEGV": "worker.end.segv", "SIGKILL": "worker.end.kill", "SIGABRT": "worker.end.abort",
-              "SIGBUS": "worker.end.crash", "SIGFPE": "worker.end.crash"}
-
-
-def end_message(status: dict | None) -> dict:
-    """A worker's end, as a message."""
-    if not status:
-        return message("worker.end.silent")
-    if "signal" in status:
-        number = status["signal"]
-        try:
-            name = signal.Signals(number).name
-        except ValueError:
-            name = f"signal {number}"
-        if name in SIGNAL_WHY:
-            return message("worker.end.signal-why", signal=name, why=message(SIGNAL_WHY[name]))
-        return message("worker.end.signal", signal=name)
-    return message("worker.end.exit", code=str(status.get("exit")))
-
-
 class Worker:
     """The candidate's ``function`` from ``path`` in a sandboxed worker; a fresh one after any end."""
 
@@ -291,15 +270,16 @@ class Worker:
                         return self._died()
                     if chunk:
                         self._buffer += chunk
+                    reading = time.process_time()  # the judge's own time reading it: the answer's doing
                     try:
                         frame = wire.take(self._buffer)
                     except wire.WireError as e:
                         return self._broken(message("worker.not-an-answer", error=str(e)))
                     if frame is not None:
-                        spent = 0.0
+                        spent = time.process_time() - reading
                         if time.monotonic() - self._cpu_mark_at > MARK_EVERY:
                             now_cpu = procfs.cpu(self.pid)
-                            spent = (now_cpu or 0.0) - (self._cpu_mark or 0.0)
+                            spent += (now_cpu or 0.0) - (self._cpu_mark or 0.0)
                             self._cpu_mark, self._cpu_mark_at = now_cpu, time.monotonic()
                         reply = self._reply(*frame, cpu=spent)
                         reply.asleep = asleep
@@ -348,7 +328,7 @@ class Worker:
     def _died(self) -> Reply:
         self._read_output()
         status = self.close(wait=True)
-        return _reply("died", end_message(status), info={"end": status})
+        return _reply("died", answers.end_message(status), info={"end": status})
 
     def _broken(self, said: dict) -> Reply:
         self.close()
