@@ -107,7 +107,7 @@ def _rebuild(info: dict, function: str) -> Exception:
 
 #: Seconds a kata's calls may spend asleep in all (time.sleep, a lock, a blocking read), beside
 #: the CPU budget: calls that each sleep under the per-call limits still end within a minute.
-ASLEEP_BUDGET = 20.0
+ASLEEP_BUDGET = 10.0
 
 
 class RemoteFunction:
