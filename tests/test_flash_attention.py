@@ -301,9 +301,9 @@ def test_scores_around_plus_or_minus_1e4_stay_exact(kata, case):
 
 #: Properties that draw no input: they build a fixed one themselves (tests/strategies.py).
 INPUT_BUILT_INSIDE = ("test_memory_stays_under_the_bound_at_n_equal_m_2048", "test_the_largest_realistic_case_matches_torch")
-#: The contract's memory bound: n = m = 2048, d_k = d_v = 16, block_size = 64, resident memory
-#: grows by less than 16 MiB during the call (the kernel's count, read from outside the process
-#: running the code). One n×m float64 matrix is 32 MiB.
+#: The contract's memory bound: n = m = 2048, d_k = d_v = 16, block_size = 64, causal or not, a
+#: call needs less than 16 MiB (the kernel's count, read from outside the process running the
+#: code, in a fresh one: dojo/memory.py). One n×m float64 matrix is 32 MiB.
 MEMORY_N, MEMORY_D, MEMORY_BLOCK = 2048, 16, 64
 MEMORY_BOUND = 16 * 2**20
 #: CPU seconds the call at n = m = 2048 may take (the reference takes about 0.05 s).

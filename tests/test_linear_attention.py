@@ -290,9 +290,9 @@ def test_causal_keys_after_a_query_cannot_change_its_row(kata, case):
 
 #: Properties that draw no input: they build a fixed one themselves (tests/strategies.py).
 INPUT_BUILT_INSIDE = ("test_memory_stays_under_the_bound_at_n_equal_m_4096", "test_the_largest_realistic_case_matches_torch")
-#: The contract's memory bound: n = m = 4096, d_k = d_v = 16, causal, resident memory grows by
-#: less than 40 MiB during the call (the kernel's count, read from outside the process running
-#: the code). One n×m float64 matrix is 128 MiB.
+#: The contract's memory bound: n = m = 4096, d_k = d_v = 16, causal or not, a call needs less
+#: than 40 MiB (the kernel's count, read from outside the process running the code, in a fresh
+#: one: dojo/memory.py). One n×m float64 matrix is 128 MiB.
 MEMORY_N, MEMORY_D = 4096, 16
 MEMORY_BOUND = 40 * 2**20
 #: CPU seconds the call at n = m = 4096 may take (the reference takes about 0.01 s).

@@ -46,7 +46,7 @@ def test_a_full_matrix_causal_answer_fails_the_memory_bound(sandbox, wrong):
     sandbox.write_kata(KATA, wrong(KATA, "causal_full_matrix"))
     failed = sandbox.run("test", KATA)
     assert failed.code == 1, failed.out + failed.err
-    assert "✗ At n = m = 4096 and d_k = d_v = 16, causal or not, one call's resident memory grows by less than 40 MiB" in failed.out
+    assert "✗ At n = m = 4096 and d_k = d_v = 16, causal or not, a call needs less than 40 MiB of memory" in failed.out
     assert "✓ out matches torch's quadratic form" in failed.out
 
 
