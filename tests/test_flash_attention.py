@@ -20,11 +20,11 @@ sum overflows, and the wording of messages.
 
 import numpy as np
 
-from dojo import wire
-from dojo.messages import is_message, message
+from dojo.worker import wire
+from dojo.text.messages import is_message, message
 from hypothesis import example, strategies as st
 
-from dojo.loader import time_limit
+from dojo.worker.loader import time_limit
 from tests import oracle
 from tests import largest as L
 from tests import strategies as S
@@ -46,7 +46,7 @@ NAMES = ("q", "k", "v")
 
 
 def said(key: str, **params) -> dict:
-    """A sentence of this judge, ``judge.flash_attention.<key>`` (dojo/locale/<lang>/judge/
+    """A sentence of this judge, ``judge.flash_attention.<key>`` (dojo/text/locale/<lang>/judge/
     flash_attention.toml), its values as strings (a message stays a message)."""
     return message(f"judge.flash_attention.{key}", **{k: v if is_message(v) else str(v) for k, v in params.items()})
 
@@ -317,7 +317,7 @@ def test_memory_stays_under_the_bound_at_n_equal_m_2048(kata, seed):
     args = {name: S.normal(rng, (MEMORY_N, MEMORY_D)) for name in NAMES}
     full = MEMORY_N * MEMORY_N * 8
     for causal in (False, True):
-        # measured in a fresh worker: a buffer kept from an earlier call counts (dojo/workers.py)
+        # measured in a fresh worker: a buffer kept from an earlier call counts (dojo/worker/workers.py)
         result, peak = kata.peak_memory(cpu=MEMORY_CPU, **args, block_size=MEMORY_BLOCK, causal=causal)
         check_that(peak is not None, said("why.memory-unread"))
         check_that(

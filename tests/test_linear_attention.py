@@ -22,7 +22,7 @@ never tested: entries outside the valid range, and the wording of messages.
 
 import numpy as np
 
-from dojo.messages import is_message, message
+from dojo.text.messages import is_message, message
 from hypothesis import example, strategies as st
 
 from tests import oracle
@@ -46,7 +46,7 @@ NAMES = ("q", "k", "v")
 
 
 def said(key: str, **params) -> dict:
-    """A sentence of this judge, ``judge.linear_attention.<key>`` (dojo/locale/<lang>/judge/
+    """A sentence of this judge, ``judge.linear_attention.<key>`` (dojo/text/locale/<lang>/judge/
     linear_attention.toml), its values as strings (a message stays a message)."""
     return message(f"judge.linear_attention.{key}", **{k: v if is_message(v) else str(v) for k, v in params.items()})
 
@@ -306,7 +306,7 @@ def test_memory_stays_under_the_bound_at_n_equal_m_4096(kata, seed):
     args = {name: S.normal(rng, (MEMORY_N, MEMORY_D)) for name in NAMES}
     full = MEMORY_N * MEMORY_N * 8
     for causal in (True, False):
-        # measured in a fresh worker: a buffer kept from an earlier call counts (dojo/workers.py)
+        # measured in a fresh worker: a buffer kept from an earlier call counts (dojo/worker/workers.py)
         result, peak = kata.peak_memory(cpu=MEMORY_CPU, **args, causal=causal)
         check_that(peak is not None, said("why.memory-unread"))
         check_that(

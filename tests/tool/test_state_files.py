@@ -22,7 +22,7 @@ import sys
 
 import pytest
 
-from dojo.state import CannotWrite, atomic_write_bytes
+from dojo.state.state import CannotWrite, atomic_write_bytes
 from tests.tool.harness import REPO, Result, Sandbox, stub
 
 # Machine-independent and long: the contributors' suite (README, "For contributors"); CI runs it.
