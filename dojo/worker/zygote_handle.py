@@ -58,7 +58,7 @@ class Zygote:
         read_end, write_end = os.pipe()
         env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "LC_ALL", "SYSTEMROOT", "TMPDIR")}
         env.update(ONE_THREAD, DOJO_ZYGOTE_TOKEN=token)
-        boot = f"import sys; sys.path.insert(0, {str(ROOT)!r}); from dojo import zygote; " \
+        boot = f"import sys; sys.path.insert(0, {str(ROOT)!r}); from dojo.worker import zygote; " \
                f"zygote.run(sys.argv[1], zygote.os.environ.pop('DOJO_ZYGOTE_TOKEN'), int(sys.argv[2]))"
         proc = subprocess.Popen(
             [sys.executable, "-I", "-c", boot, address, str(read_end)], pass_fds=(read_end,), env=env,
