@@ -11,7 +11,7 @@ What the judge does:
   NumPy-only rule, still the untouched stub, or hangs. Each of those is reported as one line
   for the kata, instead of a failure per property.
 - The candidate's code never runs in the judge's process: each kata file is imported and called
-  in a sandboxed worker (``dojo/remote.py``, ``dojo/workers.py``, ``dojo/zygote.py``, ``dojo/zygote_child.py``), and every
+  in a sandboxed worker (``dojo/worker/remote.py``, ``dojo/worker/workers.py``, ``dojo/worker/zygote.py``, ``dojo/worker/zygote_child.py``), and every
   call has a limit on its CPU time (``--kata-timeout``).
 - A failing property prints what it means in interview terms, the shrunk input and expected
   vs got; not a traceback through the judge.

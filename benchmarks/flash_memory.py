@@ -1,5 +1,5 @@
 """How much memory one flash-attention call at n = m = 2048 needs, as the judge measures it
-(dojo/memory.py; the bound is in tests/test_flash_attention.py): in a fresh worker, what the
+(dojo/worker/memory.py; the bound is in tests/test_flash_attention.py): in a fresh worker, what the
 module holds, what a first call leaves resident, and the rise during a second call.
 
     python benchmarks/flash_memory.py [--calls 4]
@@ -20,7 +20,7 @@ sys.path.insert(0, str(REPO))
 
 import numpy as np  # noqa: E402
 
-from dojo.remote import RemoteFunction  # noqa: E402
+from dojo.worker.remote import RemoteFunction  # noqa: E402
 
 
 def main() -> int:

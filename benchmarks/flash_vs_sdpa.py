@@ -62,7 +62,7 @@ def traced_peak(call) -> int:
 
 
 def torch_peak(call) -> int | None:
-    from dojo.compare import torch_peak_memory
+    from dojo.commands.compare import torch_peak_memory
 
     return torch_peak_memory(call)
 

@@ -33,7 +33,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from dojo import registry  # noqa: E402
+from dojo.catalogue import registry  # noqa: E402
 
 COPY = ("katas", "solutions", "tests", "dojo", "conftest.py", "pyproject.toml")
 

@@ -5,7 +5,7 @@ form (the full n×n matrix phi(q) phi(k)ᵀ, masked), in time and in peak memory
 
 For each implementation, in this process: the median and best wall time of --runs calls (after
 a warm-up call) and tracemalloc's peak during one call (NumPy reports its allocations to it).
-Then the judge's own measure (dojo/memory.py; the bound is in tests/test_linear_attention.py):
+Then the judge's own measure (dojo/worker/memory.py; the bound is in tests/test_linear_attention.py):
 in a fresh worker, what the module holds, what a first call leaves resident and the rise during
 a second call, for the reference, every right answer in tests/meta/right/linear_attention/, the
 full-matrix wrong answer and the one that keeps its matrix between calls.
@@ -25,8 +25,8 @@ sys.path.insert(0, str(REPO))
 
 import numpy as np  # noqa: E402
 
-from dojo.loader import load_kata  # noqa: E402
-from dojo.remote import RemoteFunction  # noqa: E402
+from dojo.worker.loader import load_kata  # noqa: E402
+from dojo.worker.remote import RemoteFunction  # noqa: E402
 
 N, D = 4096, 16
 WRONG_FULL = REPO / "tests" / "meta" / "wrong" / "linear_attention" / "causal_full_matrix.py"

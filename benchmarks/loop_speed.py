@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from judge_speed import REPO, Live, clone, summary  # noqa: E402
 
-from dojo import registry  # noqa: E402
+from dojo.catalogue import registry  # noqa: E402
 
 
 def one_run(stages: int) -> tuple[list[float], list[float]]:

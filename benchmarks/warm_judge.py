@@ -28,7 +28,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from dojo import registry  # noqa: E402
+from dojo.catalogue import registry  # noqa: E402
 
 BASELINE = [sys.executable, "-c", "import numpy, pytest, hypothesis"]
 

@@ -28,7 +28,7 @@ sizes a replacement may take, which keys a query sees, how a message reads. A me
 fields each builder names, a message (``message("judge.<kata>.because.<id>")``, or with some
 parameters already given) whose remaining placeholders are filled the same way, or a function of
 the same fields returning the message. A builder's own default is a message of
-``dojo/locale/<lang>/contract.toml``, so it reads in the screen's language.
+``dojo/text/locale/<lang>/contract.toml``, so it reads in the screen's language.
 
 Katas whose bad calls are drawn whole (multihead, grouped-query attention) draw ``(call,
 because)`` pairs, from their own strategies or from ``Contract.a_call_*``, and declare each
@@ -46,8 +46,8 @@ import numpy as np
 from hypothesis import example
 from hypothesis import strategies as st
 
-from dojo import locale
-from dojo.messages import _PLACEHOLDER, is_message, message
+from dojo.text import locale
+from dojo.text.messages import _PLACEHOLDER, is_message, message
 from tests import strategies as S
 from tests.judge import expect_value_error, prop
 
@@ -64,7 +64,7 @@ def say(because, **fields):
             if name not in params and name in fields:
                 params[name] = _shown(fields[name])
         return {"id": because["id"], "params": params}
-    from dojo.messages import text  # a template is English: a field that is a message reads so too
+    from dojo.text.messages import text  # a template is English: a field that is a message reads so too
 
     return because.format(**{k: text(v, "en") if is_message(v) else v for k, v in fields.items()})
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given
 
-from dojo import wire
-from dojo.messages import array_param, message
-from dojo.messages import text as message_text
-from dojo.loader import KataTimeout, time_limit
-from dojo.remote import CandidateEscape, InputModified, RemoteFunction
+from dojo.worker import wire
+from dojo.text.messages import array_param, message
+from dojo.text.messages import text as message_text
+from dojo.worker.loader import KataTimeout, time_limit
+from dojo.worker.remote import CandidateEscape, InputModified, RemoteFunction
 from tests import tolerance
 
 #: Tolerances against the float64 oracle (tests/tolerance.py says why they are these).
@@ -23,7 +23,7 @@ ATOL = tolerance.ATOL
 
 class KataMismatch(AssertionError):
     """The candidate's answer broke a property. ``message`` is what the candidate reads, as data
-    (``dojo.messages``: an id and its parameters; a plain sentence is kept as the ``text``
+    (``dojo.text.messages``: an id and its parameters; a plain sentence is kept as the ``text``
     message).
 
     ``hint`` is a generic suggestion shown after the facts, unless the judge can name the
@@ -57,7 +57,7 @@ def show(a, indent: int = 0) -> str:
     Continuation lines are indented by ``indent`` so a matrix stays aligned after a label.
     """
     if isinstance(a, np.ndarray):
-        from dojo.screen import array_width
+        from dojo.text.screen import array_width
 
         body = np.array2string(a, precision=6, threshold=60, edgeitems=3,
                                max_line_width=array_width(90, 14 + indent))
@@ -174,7 +174,7 @@ def check_close(got, want, what, why="", rtol: float = RTOL, atol: float = ATOL)
     """``got`` must match ``want`` (the oracle's, or a related call's) within float64 noise.
 
     ``what`` names the compared value and ``why`` says what it should be: each a plain string
-    (an identifier such as ``"out"``) or a message (``dojo.messages.message``), rendered in the
+    (an identifier such as ``"out"``) or a message (``dojo.text.messages.message``), rendered in the
     screen's language."""
     got = np.asarray(got)
     want = np.asarray(want)

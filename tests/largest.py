@@ -1,5 +1,5 @@
 """The largest realistic case of each kata: its compare battery's speed run at the realistic size
-(``dojo/batteries/<kata>.py``, ``Speed.build(Speed.sizes[1])``: hundreds to thousands of tokens;
+(``dojo/catalogue/batteries/<kata>.py``, ``Speed.build(Speed.sizes[1])``: hundreds to thousands of tokens;
 the smaller size for the few katas in ``SMALLER``),
 as the keyword arguments of one call.
 
@@ -29,7 +29,7 @@ SMALLER = frozenset({"rope", "batched_attention", "latent_attention"})
 def size(kata: str) -> int:
     """The n of the kata's largest realistic case (its speed run's realistic size, or the smaller
     one for the katas in SMALLER)."""
-    from dojo.batteries import BATTERIES
+    from dojo.catalogue.batteries import BATTERIES
 
     smaller, realistic = BATTERIES[kata].speed.sizes
     return smaller if kata in SMALLER else realistic
@@ -38,7 +38,7 @@ def size(kata: str) -> int:
 def largest_case(kata: str, **defaults) -> dict:
     """The keyword arguments of the battery's speed case at ``size(kata)``, over ``defaults``
     (the arguments a property's case has that the call leaves at their defaults)."""
-    from dojo.batteries import BATTERIES
+    from dojo.catalogue.batteries import BATTERIES
 
     return {**defaults, **BATTERIES[kata].speed.build(size(kata))}
 

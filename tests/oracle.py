@@ -3,7 +3,7 @@
 Nothing here re-implements the katas in NumPy; every expected value comes from torch, computed
 live for the example at hand: the judge draws fresh inputs every run, so there is nothing to
 ship. ``import torch`` costs about 2 s, once per process; the dojo tool keeps a warm judge
-process that has imported it already (``dojo/judge_server.py``), so a verdict does not pay it.
+process that has imported it already (``dojo/judge/judge_server.py``), so a verdict does not pay it.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ import math
 import numpy as np
 from hypothesis import example, strategies as st
 
-from dojo.messages import message
+from dojo.text.messages import message
 from tests import oracle
 from tests import largest as L
 from tests import strategies as S
@@ -40,7 +40,7 @@ from tests.judge import (
 
 FUNCTION = "alibi_attention"
 NAMES = ("q", "k", "v")
-#: The judge's messages: dojo/locale/<lang>/judge/alibi_attention.toml.
+#: The judge's messages: dojo/text/locale/<lang>/judge/alibi_attention.toml.
 M = "judge.alibi_attention"
 
 

@@ -18,8 +18,8 @@ overflow that only a blocked score or an exactly-zero gradient would see, and me
 
 import numpy as np
 
-from dojo import wire
-from dojo.messages import is_message, message
+from dojo.worker import wire
+from dojo.text.messages import is_message, message
 from hypothesis import example, strategies as st
 
 from tests import oracle
@@ -42,7 +42,7 @@ GRADS = ("dq", "dk", "dv")
 
 
 def said(key: str, **params) -> dict:
-    """A sentence of this judge, ``judge.attention_backward.<key>`` (dojo/locale/<lang>/judge/
+    """A sentence of this judge, ``judge.attention_backward.<key>`` (dojo/text/locale/<lang>/judge/
     attention_backward.toml), its values as strings (a message stays a message)."""
     return message(f"judge.attention_backward.{key}", **{k: v if is_message(v) else str(v) for k, v in params.items()})
 

@@ -14,8 +14,8 @@ never tested: an overflow that only a blocked score would see, and the wording o
 
 import numpy as np
 
-from dojo import wire
-from dojo.messages import is_message, message
+from dojo.worker import wire
+from dojo.text.messages import is_message, message
 from hypothesis import example, strategies as st
 
 from tests import oracle
@@ -29,7 +29,7 @@ ARRAYS = ("x",) + PARAMS
 
 
 def said(key: str, **params) -> dict:
-    """A sentence of this judge, ``judge.batched_attention.<key>`` (dojo/locale/<lang>/judge/
+    """A sentence of this judge, ``judge.batched_attention.<key>`` (dojo/text/locale/<lang>/judge/
     batched_attention.toml), its values as strings (a message stays a message)."""
     return message(f"judge.batched_attention.{key}", **{k: v if is_message(v) else str(v) for k, v in params.items()})
 

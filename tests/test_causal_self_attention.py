@@ -13,7 +13,7 @@ messages.
 import numpy as np
 from hypothesis import example, strategies as st
 
-from dojo.messages import message
+from dojo.text.messages import message
 from tests import oracle
 from tests import largest as L
 from tests import strategies as S
@@ -32,7 +32,7 @@ from tests.judge import (
 
 FUNCTION = "causal_self_attention"
 NAMES = ("x", "w_q", "w_k", "w_v")
-#: The judge's messages: dojo/locale/<lang>/judge/causal_self_attention.toml.
+#: The judge's messages: dojo/text/locale/<lang>/judge/causal_self_attention.toml.
 M = "judge.causal_self_attention"
 
 

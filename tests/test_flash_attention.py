@@ -20,11 +20,11 @@ sum overflows, and the wording of messages.
 
 import numpy as np
 
-from dojo import wire
-from dojo.messages import is_message, message
+from dojo.worker import wire
+from dojo.text.messages import is_message, message
 from hypothesis import example, strategies as st
 
-from dojo.loader import time_limit
+from dojo.worker.loader import time_limit
 from tests import oracle
 from tests import largest as L
 from tests import strategies as S
@@ -46,7 +46,7 @@ NAMES = ("q", "k", "v")
 
 
 def said(key: str, **params) -> dict:
-    """A sentence of this judge, ``judge.flash_attention.<key>`` (dojo/locale/<lang>/judge/
+    """A sentence of this judge, ``judge.flash_attention.<key>`` (dojo/text/locale/<lang>/judge/
     flash_attention.toml), its values as strings (a message stays a message)."""
     return message(f"judge.flash_attention.{key}", **{k: v if is_message(v) else str(v) for k, v in params.items()})
 
@@ -303,7 +303,7 @@ def test_scores_around_plus_or_minus_1e4_stay_exact(kata, case):
 INPUT_BUILT_INSIDE = ("test_memory_stays_under_the_bound_at_n_equal_m_2048", "test_the_largest_realistic_case_matches_torch")
 #: The contract's memory bound: n = m = 2048, d_k = d_v = 16, block_size = 64, causal or not, a
 #: call needs less than 16 MiB (the kernel's count, read from outside the process running the
-#: code, in a fresh one: dojo/memory.py). One n×m float64 matrix is 32 MiB.
+#: code, in a fresh one: dojo/worker/memory.py). One n×m float64 matrix is 32 MiB.
 MEMORY_N, MEMORY_D, MEMORY_BLOCK = 2048, 16, 64
 MEMORY_BOUND = 16 * 2**20
 #: CPU seconds the call at n = m = 2048 may take (the reference takes about 0.05 s).
@@ -317,7 +317,7 @@ def test_memory_stays_under_the_bound_at_n_equal_m_2048(kata, seed):
     args = {name: S.normal(rng, (MEMORY_N, MEMORY_D)) for name in NAMES}
     full = MEMORY_N * MEMORY_N * 8
     for causal in (False, True):
-        # measured in a fresh worker: a buffer kept from an earlier call counts (dojo/workers.py)
+        # measured in a fresh worker: a buffer kept from an earlier call counts (dojo/worker/workers.py)
         result, peak = kata.peak_memory(cpu=MEMORY_CPU, **args, block_size=MEMORY_BLOCK, causal=causal)
         check_that(peak is not None, said("why.memory-unread"))
         check_that(

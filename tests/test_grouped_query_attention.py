@@ -18,7 +18,7 @@ matmul further on (which would hide it).
 import numpy as np
 from hypothesis import example, strategies as st
 
-from dojo.messages import is_message, message
+from dojo.text.messages import is_message, message
 from tests import oracle
 from tests import largest as L
 from tests import strategies as S
@@ -37,7 +37,7 @@ INPUTS = ("x", "w_q", "w_k", "w_v", "w_o")
 
 
 def said(key: str, **params) -> dict:
-    """A sentence of this judge, ``judge.grouped_query_attention.<key>`` (dojo/locale/<lang>/judge/
+    """A sentence of this judge, ``judge.grouped_query_attention.<key>`` (dojo/text/locale/<lang>/judge/
     grouped_query_attention.toml), its values as strings (a message stays a message)."""
     return message(f"judge.grouped_query_attention.{key}",
                    **{k: v if is_message(v) else str(v) for k, v in params.items()})

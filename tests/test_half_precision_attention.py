@@ -1,7 +1,7 @@
 """The judge for katas/half_precision_attention.py: half_precision_attention(q, k, v).
 
 Shapes: q (n, d_k), k (m, d_k), v (m, d_v), each a NumPy float16 array; out (n, d_v) float16.
-The contract's accuracy is its own (dojo/tolerances.py, "float16_attention"): per entry,
+The contract's accuracy is its own (dojo/catalogue/tolerances.py, "float16_attention"): per entry,
 |o - fp16(o*)| <= ulp16(fp16(o*)) + 2^-12 · max_j |v[j, c]| · (1 + S_i). The judge, the
 diagnosis and ``dojo compare`` all compare through it.
 
@@ -18,9 +18,9 @@ messages.
 import numpy as np
 from hypothesis import example, strategies as st
 
-from dojo import tolerances
-from dojo.messages import array_param, message
-from dojo import wire
+from dojo.catalogue import tolerances
+from dojo.text.messages import array_param, message
+from dojo.worker import wire
 from tests import oracle
 from tests import largest as L
 from tests import strategies as S
@@ -28,9 +28,9 @@ from tests.contract import QKV, Contract, not_2d_forms, rejects_each_call
 from tests.judge import KataMismatch, check_leaves_inputs_alone, expect_value_error, prop
 
 FUNCTION = "half_precision_attention"
-#: The judge's messages: dojo/locale/<lang>/judge/half_precision_attention.toml.
+#: The judge's messages: dojo/text/locale/<lang>/judge/half_precision_attention.toml.
 M = "judge.half_precision_attention"
-#: The contract's accuracy, named once (dojo/tolerances.py); the battery names the same one.
+#: The contract's accuracy, named once (dojo/catalogue/tolerances.py); the battery names the same one.
 TOLERANCE = "float16_attention"
 F16 = np.float16
 

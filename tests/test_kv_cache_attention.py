@@ -16,7 +16,7 @@ when only a blocked (future) score overflows, and the wording of messages.
 import numpy as np
 from hypothesis import example, strategies as st
 
-from dojo.messages import message
+from dojo.text.messages import message
 from tests import oracle
 from tests import largest as L
 from tests import strategies as S
@@ -36,7 +36,7 @@ from tests.judge import (
 
 FUNCTION = "cached_causal_attention"
 NAMES = ("q", "k", "v")
-#: The judge's messages: dojo/locale/<lang>/judge/kv_cache_attention.toml.
+#: The judge's messages: dojo/text/locale/<lang>/judge/kv_cache_attention.toml.
 M = "judge.kv_cache_attention"
 
 

@@ -22,7 +22,7 @@ never tested: entries outside the valid range, and the wording of messages.
 
 import numpy as np
 
-from dojo.messages import is_message, message
+from dojo.text.messages import is_message, message
 from hypothesis import example, strategies as st
 
 from tests import oracle
@@ -46,7 +46,7 @@ NAMES = ("q", "k", "v")
 
 
 def said(key: str, **params) -> dict:
-    """A sentence of this judge, ``judge.linear_attention.<key>`` (dojo/locale/<lang>/judge/
+    """A sentence of this judge, ``judge.linear_attention.<key>`` (dojo/text/locale/<lang>/judge/
     linear_attention.toml), its values as strings (a message stays a message)."""
     return message(f"judge.linear_attention.{key}", **{k: v if is_message(v) else str(v) for k, v in params.items()})
 
@@ -292,7 +292,7 @@ def test_causal_keys_after_a_query_cannot_change_its_row(kata, case):
 INPUT_BUILT_INSIDE = ("test_memory_stays_under_the_bound_at_n_equal_m_4096", "test_the_largest_realistic_case_matches_torch")
 #: The contract's memory bound: n = m = 4096, d_k = d_v = 16, causal or not, a call needs less
 #: than 40 MiB (the kernel's count, read from outside the process running the code, in a fresh
-#: one: dojo/memory.py). One n×m float64 matrix is 128 MiB.
+#: one: dojo/worker/memory.py). One n×m float64 matrix is 128 MiB.
 MEMORY_N, MEMORY_D = 4096, 16
 MEMORY_BOUND = 40 * 2**20
 #: CPU seconds the call at n = m = 4096 may take (the reference takes about 0.01 s).
@@ -306,7 +306,7 @@ def test_memory_stays_under_the_bound_at_n_equal_m_4096(kata, seed):
     args = {name: S.normal(rng, (MEMORY_N, MEMORY_D)) for name in NAMES}
     full = MEMORY_N * MEMORY_N * 8
     for causal in (True, False):
-        # measured in a fresh worker: a buffer kept from an earlier call counts (dojo/workers.py)
+        # measured in a fresh worker: a buffer kept from an earlier call counts (dojo/worker/workers.py)
         result, peak = kata.peak_memory(cpu=MEMORY_CPU, **args, causal=causal)
         check_that(peak is not None, said("why.memory-unread"))
         check_that(

@@ -12,7 +12,7 @@ never tested: what happens when only a blocked score overflows, and the wording 
 import numpy as np
 from hypothesis import example, strategies as st
 
-from dojo.messages import message
+from dojo.text.messages import message
 from tests import oracle
 from tests import largest as L
 from tests import strategies as S
@@ -30,7 +30,7 @@ from tests.judge import (
 )
 
 FUNCTION = "scaled_dot_product_attention"
-#: The judge's messages: dojo/locale/<lang>/judge/masked_attention.toml.
+#: The judge's messages: dojo/text/locale/<lang>/judge/masked_attention.toml.
 M = "judge.masked_attention"
 
 

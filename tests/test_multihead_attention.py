@@ -15,7 +15,7 @@ each reached from generated bad calls that break exactly one rule.
 import numpy as np
 from hypothesis import assume, example, strategies as st
 
-from dojo.messages import message
+from dojo.text.messages import message
 from tests import oracle
 from tests import largest as L
 from tests import strategies as S
@@ -23,7 +23,7 @@ from tests.contract import Contract, fresh, rejects_each_call
 from tests.judge import KataMismatch, check_close, check_pair, check_that, expect_value_error, prop
 
 INPUTS = ("x", "w_q", "w_k", "w_v", "w_o")
-#: The judge's messages: dojo/locale/<lang>/judge/multihead_attention.toml.
+#: The judge's messages: dojo/text/locale/<lang>/judge/multihead_attention.toml.
 M = "judge.multihead_attention"
 
 

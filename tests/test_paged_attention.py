@@ -21,7 +21,7 @@ and the wording of messages.
 import numpy as np
 from hypothesis import example, strategies as st
 
-from dojo.messages import message
+from dojo.text.messages import message
 from tests import oracle
 from tests import largest as L
 from tests import strategies as S
@@ -39,7 +39,7 @@ from tests.judge import (
 
 FUNCTION = "paged_attention"
 ARRAYS = ("q", "k_pages", "v_pages")
-#: The judge's messages: dojo/locale/<lang>/judge/paged_attention.toml.
+#: The judge's messages: dojo/text/locale/<lang>/judge/paged_attention.toml.
 M = "judge.paged_attention"
 
 

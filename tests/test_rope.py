@@ -14,7 +14,7 @@ above 10**6, a bool base, and the wording of messages.
 import numpy as np
 from hypothesis import example, strategies as st
 
-from dojo.messages import is_message, message
+from dojo.text.messages import is_message, message
 from tests import oracle
 from tests import largest as L
 from tests import strategies as S
@@ -32,7 +32,7 @@ FUNCTION = "apply_rope"
 
 
 def said(key: str, **params) -> dict:
-    """A sentence of this judge, ``judge.rope.<key>`` (dojo/locale/<lang>/judge/rope.toml), its
+    """A sentence of this judge, ``judge.rope.<key>`` (dojo/text/locale/<lang>/judge/rope.toml), its
     values as strings (a message stays a message)."""
     return message(f"judge.rope.{key}", **{k: v if is_message(v) else str(v) for k, v in params.items()})
 

@@ -17,7 +17,7 @@ overflows, and the wording of messages.
 import numpy as np
 from hypothesis import example, strategies as st
 
-from dojo.messages import array_param, is_message, message
+from dojo.text.messages import array_param, is_message, message
 from tests import oracle
 from tests import largest as L
 from tests import strategies as S
@@ -36,7 +36,7 @@ from tests.judge import (
 
 FUNCTION = "sliding_window_attention"
 NAMES = ("q", "k", "v")
-#: The judge's messages: dojo/locale/<lang>/judge/sliding_window_attention.toml.
+#: The judge's messages: dojo/text/locale/<lang>/judge/sliding_window_attention.toml.
 M = "judge.sliding_window_attention"
 
 

@@ -3,7 +3,7 @@
 import numpy as np
 from hypothesis import example, strategies as st
 
-from dojo.messages import message
+from dojo.text.messages import message
 from tests import oracle
 from tests import largest as L
 from tests import strategies as S

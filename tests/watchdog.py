@@ -1,7 +1,7 @@
 """A whole-run deadline per kata: the backstop for the judge itself.
 
 The candidate's code runs in a worker whose every call has a CPU limit enforced from outside
-(``dojo/workers.py``), so nothing it does can stall the judge. This watchdog is for the judge's
+(``dojo/worker/workers.py``), so nothing it does can stall the judge. This watchdog is for the judge's
 own faults (a stuck oracle, a bug of ours): the judge forks it at the start of a session. The judge
 tells it over a pipe which kata and property run; if one kata runs longer than its deadline,
 the watchdog writes what was running (to the terminal, and into the ``--dojo-json`` report

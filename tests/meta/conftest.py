@@ -1,6 +1,6 @@
 import pytest
 
-from dojo import locale
+from dojo.text import locale
 
 
 @pytest.fixture(autouse=True)

@@ -16,8 +16,8 @@ import hypothesis.errors
 from hypothesis import given, settings
 
 from tests.plugin.profiles import SELF_CHECK
-from dojo import registry
-from dojo.loader import KataTimeout, load_kata
+from dojo.catalogue import registry
+from dojo.worker.loader import KataTimeout, load_kata
 from tests.judge import Guarded
 
 META = Path(__file__).resolve().parent

@@ -44,7 +44,7 @@ RUN_TIMEOUT = 240
 
 
 def landlock_abi() -> int:
-    from dojo import sandbox
+    from dojo.worker import sandbox
 
     return sandbox.landlock_abi()
 
@@ -77,7 +77,7 @@ def _cases(route: str) -> list:
         if c.get("NEEDS_SANDBOX") and not SANDBOXED:
             marks.append(pytest.mark.skip(
                 reason=f"contained by the worker's sandbox, and Landlock is unavailable here "
-                       f"(dojo.sandbox.landlock_abi() == 0): {path.name}'s attack would succeed"))
+                       f"(dojo.worker.sandbox.landlock_abi() == 0): {path.name}'s attack would succeed"))
         hole = c.get("KNOWN_HOLE")
         hole = hole.get(route) if isinstance(hole, dict) else hole
         if hole:
@@ -148,7 +148,7 @@ def check_folders(tmp_path: Path) -> None:
     """No worker's temporary folder piles up in the run's TMPDIR: what a judge ended by a signal
     left is swept by the next one to start a worker (``worker_folders.sweep``, run here as it
     would be), locked or not. Those still left are removed here, so pytest can remove tmp_path."""
-    from dojo import worker_folders
+    from dojo.worker import worker_folders
 
     tempfile.tempdir = str(tmp_path / "tmpdir")
     try:

@@ -3,9 +3,9 @@ diagnosis names each wrong one as itself (or a declared twin) and never names a 
 
 import pytest
 
-from dojo import registry
-from dojo.diagnosis import catalogue, diagnose
-from dojo.loader import KataTimeout, load_kata
+from dojo.catalogue import registry
+from dojo.judge.diagnosis import catalogue, diagnose
+from dojo.worker.loader import KataTimeout, load_kata
 from tests.meta.selfcheck import SEEDS, described, implementations, judge
 
 # Wrong implementations overflow and divide by zero on purpose: their warnings are expected.
@@ -73,7 +73,7 @@ def test_every_realistic_bug_is_caught(case):
     twins = {path.stem, *entry.behaves_like}
     assert found is not None and path.stem in found.stems, (
         f"{kata}/{path.name} is not diagnosed as itself (got {found}): the compare battery "
-        f"(dojo/batteries/{kata}.py) should have an input on which it behaves differently"
+        f"(dojo/catalogue/batteries/{kata}.py) should have an input on which it behaves differently"
     )
     assert set(found.stems) <= twins, (
         f"{kata}/{path.name} behaves like {sorted(set(found.stems) - twins)} on every input tried: "
@@ -113,7 +113,7 @@ def test_declared_twins_name_each_other(kata):
 
 
 def test_there_are_enough_bugs_and_variants_per_kata():
-    from dojo import registry
+    from dojo.catalogue import registry
 
     for kata in registry.KATAS:
         wrong = [p for k, p in WRONG if k == kata.module]

@@ -99,7 +99,7 @@ def _parent(pid: int) -> int | None:
 
 def warm_server(pid: int) -> bool:
     """``pid`` is a warm judge itself (not a child it forked, which keeps its command line)."""
-    return b"dojo.judge_server" in _cmdline(pid) and b"dojo.judge_server" not in _cmdline(_parent(pid))
+    return b"dojo.judge.judge_server" in _cmdline(pid) and b"dojo.judge.judge_server" not in _cmdline(_parent(pid))
 
 
 def warm_judge_itself(pid: int) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dojo.loader import load_kata
+from dojo.worker.loader import load_kata
 from tests.judge import Guarded
 from tests.meta.selfcheck import SEEDS, _sweep
 from tests.tool.harness import REPO

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from dojo import docs, registry
-from dojo.loader import NumpyOnlyError, forbidden_imports, load_kata
-from dojo.stubs import stub_source
+from dojo.commands import docs
+from dojo.catalogue import registry
+from dojo.worker.loader import NumpyOnlyError, forbidden_imports, load_kata
+from dojo.catalogue.stubs import stub_source
 
 ROOT = registry.ROOT
 
@@ -28,7 +29,7 @@ NUMBERED = ["softmax", "masked_attention", "causal_self_attention", "multihead_a
 
 
 def test_katas_keep_their_numbers():
-    from dojo.cli.common import kata_arg
+    from dojo.commands.cli.common import kata_arg
 
     assert [k.module for k in registry.KATAS[: len(NUMBERED)]] == NUMBERED
     assert [kata_arg(str(n)).module for n in range(1, len(NUMBERED) + 1)] == NUMBERED
@@ -75,7 +76,7 @@ def test_each_committed_stub_is_the_generated_one(kata):
 
 def test_readme_kata_table_is_generated_from_the_registry():
     text = (ROOT / "README.md").read_text()
-    assert docs.render_readme(text) == text, "run: python -m dojo.docs"
+    assert docs.render_readme(text) == text, "run: python -m dojo.commands.docs"
 
 
 def test_ci_runs_the_readme_test_command_and_the_contributors_command_verbatim():
@@ -211,7 +212,7 @@ def test_no_module_of_the_tool_is_longer_than_400_lines():
 def test_the_tool_has_no_import_cycle():
     modules = dojo_modules()
     graph = {name: dojo_imports(name, path, modules) for name, path in modules.items()}
-    assert graph["dojo.cli"] and graph["dojo.drill"]  # the graph is really built
+    assert graph["dojo.commands.cli"] and graph["dojo.commands.drill"]  # the graph is really built
     cycle = a_cycle(graph)
     assert cycle is None, ("an import cycle in dojo (move what both sides need into a lower module): "
                            + " -> ".join(cycle))
@@ -220,3 +221,46 @@ def test_the_tool_has_no_import_cycle():
 def test_the_import_cycle_finder_finds_cycles():
     assert a_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert a_cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) is None
+
+
+#: The rooms of ``dojo/``, bottom first: a module imports only from its own room and the rooms
+#: below it (``dojo/__init__.py`` and ``dojo/__main__.py``, the doors, may import any room).
+ROOMS = ("text", "catalogue", "worker", "judge", "state", "screens", "commands")
+#: At most this many entries in ``dojo/`` besides the doors, ``__pycache__`` and data files.
+MAX_ROOMS = 8
+
+
+def room_of(module: str) -> str | None:
+    """The room of a dotted module name: ``dojo.judge.runner`` is in ``judge``; None for a door."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] != "__main__" else None
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    """Each import of ``graph`` from a lower room into a higher one, as ``a -> b``."""
+    return [f"{name} -> {dep}" for name, deps in sorted(graph.items()) for dep in sorted(deps)
+            if room_of(name) is not None and room_of(dep) is not None
+            and ROOMS.index(room_of(dep)) > ROOMS.index(room_of(name))]
+
+
+def test_dojo_is_a_handful_of_rooms():
+    entries = sorted(p.name for p in (ROOT / "dojo").iterdir() if (p.is_dir() or p.suffix == ".py")
+                     and p.name not in ("__init__.py", "__main__.py", "__pycache__"))
+    assert len(entries) <= MAX_ROOMS, f"dojo/ has {len(entries)} entries, at most {MAX_ROOMS}: {entries}"
+    assert sorted(entries) == sorted(ROOMS), f"dojo/'s rooms are {entries}; ROOMS names {list(ROOMS)}"
+
+
+def test_imports_run_down_the_rooms():
+    modules = dojo_modules()
+    assert all(room_of(name) in ROOMS for name in modules if room_of(name) is not None), \
+        [name for name in modules if room_of(name) is not None and room_of(name) not in ROOMS]
+    graph = {name: dojo_imports(name, path, modules) - {None} for name, path in modules.items()}
+    assert graph["dojo.commands.cli"] and graph["dojo.judge.runner"]  # the graph is really built
+    upward = upward_imports(graph)
+    assert not upward, ("imports from a higher room (move what both need into the lower room; rooms, "
+                        f"bottom first: {', '.join(ROOMS)}): " + "; ".join(upward))
+
+
+def test_the_room_check_finds_an_upward_import():
+    assert upward_imports({"dojo.text.screen": {"dojo.judge.verdict"}}) == ["dojo.text.screen -> dojo.judge.verdict"]
+    assert upward_imports({"dojo.judge.verdict": {"dojo.text.screen"}, "dojo": {"dojo.commands.cli"}}) == []

@@ -36,8 +36,8 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
-from dojo import registry
-from dojo.loader import load_kata, time_limit
+from dojo.catalogue import registry
+from dojo.worker.loader import load_kata, time_limit
 from tests import strategies as S
 
 KATAS = [k.module for k in registry.KATAS]

@@ -22,7 +22,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import Phase, settings
 
-from dojo import registry
+from dojo.catalogue import registry
 from tests.meta.selfcheck import described, implementations, judge
 
 pytestmark = [pytest.mark.contributors, pytest.mark.filterwarnings("ignore::RuntimeWarning")]

@@ -7,8 +7,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from dojo import registry
-from dojo.zygote_handle import ONE_THREAD
+from dojo.catalogue import registry
+from dojo.worker.zygote_handle import ONE_THREAD
 
 
 # The judge's own NumPy on one thread, as in the workers, set before NumPy is first imported:

@@ -9,7 +9,7 @@ import hashlib
 import pytest
 from hypothesis import Phase, settings
 
-from dojo.loader import KataTimeout
+from dojo.worker.loader import KataTimeout
 from tests.plugin.common import kata_of
 from tests.plugin.profiles import SHRINK_EXAMPLES, SHRINK_SECONDS
 
@@ -95,7 +95,7 @@ def pytest_runtest_setup(item):
         remote.progress = lambda: (started - 0.5) / mine  # this property half done, on average
     _bound_shrinking(item)
     if kata.module in item.config.dojo_hung:
-        from dojo.messages import message, text
+        from dojo.text.messages import message, text
 
         item._dojo_skipped = message("candidate.hung-before", kata=kata.module)
         pytest.skip(text(item._dojo_skipped))

@@ -54,14 +54,14 @@ def pytest_configure(config):
     impl = Path(raw) if Path(raw).is_absolute() else (Path.cwd() / raw)
     if not impl.is_dir() and (ROOT / raw).is_dir():
         impl = ROOT / raw
-    from dojo import lang, locale
+    from dojo.text import lang, locale
 
     try:  # plain pytest speaks the language dojo would (DOJO_LANG, `dojo lang`, the locale)
         locale.set_language(lang.choose(None, state_dir=Path(os.environ.get("DOJO_STATE_DIR") or ROOT / ".dojo")))
     except lang.LanguageError as e:
         raise pytest.UsageError(str(e)) from None
     if not impl.is_dir():
-        from dojo.messages import t
+        from dojo.text.messages import t
 
         raise pytest.UsageError(t("pytest.no-impl", impl=raw))
     impl = impl.resolve()
@@ -88,7 +88,7 @@ def pytest_configure(config):
     config.dojo_seed, config.dojo_seed_given = seeding.choose(config)
     if config.pluginmanager.hasplugin("xdist") and not hasattr(config, "workerinput"):
         config.pluginmanager.register(seeding.ToWorkers(config.dojo_seed), "dojo-run-seed")
-    from dojo import sandbox
+    from dojo.worker import sandbox
 
     if os.environ.get("DOJO_DIE_WITH", "").isdigit():  # started by the dojo tool: end with it
         sandbox.die_with_parent(parent=int(os.environ["DOJO_DIE_WITH"]))
@@ -96,7 +96,7 @@ def pytest_configure(config):
     # judge's child if its own parent dies, and is killed at the end of the session.
     sandbox.become_subreaper()
     if not (getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput")):
-        from dojo.workers import Zygote
+        from dojo.worker.workers import Zygote
 
         Zygote.shared()  # the process that runs the candidates' code starts while pytest collects
     config.dojo_watchdog = None
@@ -105,8 +105,8 @@ def pytest_configure(config):
 
 
 def pytest_report_header(config):
-    from dojo import sandbox
-    from dojo.messages import message, t
+    from dojo.worker import sandbox
+    from dojo.text.messages import message, t
 
     abi = sandbox.landlock_abi()
     where = message("pytest.header.sandboxed", abi=abi) if abi else message("pytest.header.process-only")

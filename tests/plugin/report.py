@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from dojo.loader import KataTimeout
+from dojo.worker.loader import KataTimeout
 from tests.plugin.common import kata_of, relative
 from tests.plugin.selector import KataStatus
 
@@ -40,7 +40,7 @@ def pytest_runtest_makereport(item, call):
                 reason = reason[len("Skipped: "):]
             failure = {"message": getattr(item, "_dojo_skipped", None) or _text_message(reason)}
         if call.when == "call" or report.failed or report.skipped:
-            from dojo.verdict import status_of
+            from dojo.judge.verdict import status_of
 
             status = failure.pop("status", None)
             record = {
@@ -69,7 +69,7 @@ def pytest_runtest_makereport(item, call):
 
 def _output(config) -> str:
     """What the candidate's code printed during this property, capped as exercism caps it."""
-    from dojo.results import OUTPUT_LIMIT, TRUNCATED
+    from dojo.screens.results import OUTPUT_LIMIT, TRUNCATED
 
     text = "".join(getattr(config, "dojo_printed", []))
     config.dojo_printed = []
@@ -79,14 +79,14 @@ def _output(config) -> str:
 
 
 def _text_message(text: str) -> dict:
-    from dojo.messages import message
+    from dojo.text.messages import message
 
     return message("text", text=text)
 
 
 def _title(item) -> str:
     """A property's title as stored in its record: its docstring's first line, in English (a
-    screen shows it in its language: ``dojo.locale.property_title``)."""
+    screen shows it in its language: ``dojo.text.locale.property_title``)."""
     if isinstance(item, KataStatus):
         return item.state
     doc = getattr(getattr(item, "function", None), "__doc__", None) or item.name
@@ -95,19 +95,19 @@ def _title(item) -> str:
 
 def _failure_text(record: dict, kata) -> str:
     """What plain pytest prints for a failing property: the same text the tool shows."""
-    from dojo.render import failure_text
+    from dojo.screens.render import failure_text
 
-    from dojo.locale import property_title
+    from dojo.text.locale import property_title
 
     title = property_title(kata.module, record["id"], record["title"])
     return failure_text(record, kata.function, header=f"{kata.module} — {title}")
 
 
 def _diagnose_pending(config) -> None:
-    """Name the known bug each kata's first failure behaves like (dojo/diagnosis.py), or say
+    """Name the known bug each kata's first failure behaves like (dojo/judge/diagnosis.py), or say
     nothing. Done once the properties have all run: what the diagnosis imports and runs must
     not change the examples of the properties after it. Every call is time-limited."""
-    from dojo.diagnosis import diagnose
+    from dojo.judge.diagnosis import diagnose
 
     for kata, report, record, calls in config.dojo_pending:
         found = None
@@ -130,8 +130,8 @@ def _failure(item, kata, excinfo) -> dict:
     """What a failing property's record says, as data: the message, a hint, the input."""
     from hypothesis.errors import Flaky
 
-    from dojo.messages import message
-    from dojo.remote import CandidateError, CandidateEscape, TooSlow
+    from dojo.text.messages import message
+    from dojo.worker.remote import CandidateError, CandidateEscape, TooSlow
     from tests.judge import KataMismatch
 
     exc = excinfo.value
@@ -179,8 +179,8 @@ def _call_data(kwargs: dict) -> dict:
     and, for a small array, its values."""
     import numpy as np
 
-    from dojo.messages import array_param
-    from dojo.screen import array_width
+    from dojo.text.messages import array_param
+    from dojo.text.screen import array_width
 
     out = {}
     for name, value in kwargs.items():
@@ -239,7 +239,7 @@ def pytest_sessionfinish(session, exitstatus):
         config.dojo_watchdog = None
     for remote in getattr(config, "dojo_remotes", ()):
         remote.close()
-    from dojo.workers import Zygote
+    from dojo.worker.workers import Zygote
 
     if Zygote._mine is not None:
         Zygote._mine.close()

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from dojo import registry
-from dojo.loader import KataProblem, KataTimeout, check_source
+from dojo.catalogue import registry
+from dojo.worker.loader import KataProblem, KataTimeout, check_source
 from tests.plugin.common import ROOT, TESTS, candidate_printed, kata_of, relative
 from tests.plugin.profiles import CPU_PER_EXAMPLE
 
@@ -68,7 +68,7 @@ class KataStatus(pytest.Item):
     """One line standing for a whole kata that cannot be judged property by property."""
 
     def __init__(self, *, problem: dict, state: str, kata: str, **kwargs):
-        from dojo.messages import text
+        from dojo.text.messages import text
 
         super().__init__(**kwargs)
         self.message = problem
@@ -151,15 +151,15 @@ def pytest_collection_modifyitems(session, config, items):
             config.dojo_expected[kata.module] = config.dojo_expected.get(kata.module, 0) + 1
 
 
-#: The states a worker may report for a file it cannot load (dojo/zygote_child.py, dojo/workers.py).
+#: The states a worker may report for a file it cannot load (dojo/worker/zygote_child.py, dojo/worker/workers.py).
 LOAD_STATES = ("cannot-import", "numpy-only", "timed-out")
 
 
 def _check_kata_file(config, kata, first_item):
     """None when the kata can be judged; otherwise (message, state)."""
-    from dojo.messages import message as said
-    from dojo.remote import CandidateError, RemoteFunction
-    from dojo.workers import Limits
+    from dojo.text.messages import message as said
+    from dojo.worker.remote import CandidateError, RemoteFunction
+    from dojo.worker.workers import Limits
 
     path = config.dojo_impl / f"{kata.module}.py"
     shown = relative(path)
@@ -179,7 +179,7 @@ def _check_kata_file(config, kata, first_item):
         if state not in LOAD_STATES or not isinstance(message, str):
             # the worker runs the candidate's code, which can forge its answers (json.dumps replaced)
             return said("kata.malformed-load", file=path.name), "cannot-import"
-        # an account as a message: written by dojo/workers.py, or sent by the worker and checked there
+        # an account as a message: written by dojo/worker/workers.py, or sent by the worker and checked there
         return problem.get("said") or said("text", text=message), state
     probe = getattr(first_item.module, "PROBE", None)
     if probe is not None:
@@ -217,7 +217,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     answers = [p for p in named if in_answers(p)]
     if not answers:
         return
-    from dojo.messages import message, text
+    from dojo.text.messages import message, text
 
     where = answers[0]
     kata = registry.BY_MODULE.get(where.stem) if where.suffix == ".py" else None

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from dojo import locale
+from dojo.text import locale
 
 from tests.tool.harness import REPO, Sandbox
 

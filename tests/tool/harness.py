@@ -21,8 +21,8 @@ REPO = Path(__file__).resolve().parents[2]
 
 def stub(module: str) -> str:
     """The untouched stub of ``module``: what a fresh clone's katas/ holds."""
-    from dojo import registry
-    from dojo.stubs import stub_source
+    from dojo.catalogue import registry
+    from dojo.catalogue.stubs import stub_source
 
     kata = registry.get(module)
     return stub_source(kata.solution_path, kata.function)
@@ -39,7 +39,7 @@ class Sandbox:
     def __init__(self, tmp: Path):
         self.root = tmp / "repo"
         self.root.mkdir()
-        from dojo import registry
+        from dojo.catalogue import registry
 
         shutil.copytree(REPO / "solutions", self.root / "solutions")
         (self.root / "katas").mkdir()

@@ -118,7 +118,7 @@ def broken_words(narrow: str, whole: str) -> list[str]:
 
 def _cjk_cut(word: str, at: int) -> bool:
     """A line may break inside ``word`` at ``at``: beside a wide (Chinese) character, which
-    separates words without spaces (dojo/cjk.py)."""
-    from dojo.cjk import wide
+    separates words without spaces (dojo/text/cjk.py)."""
+    from dojo.text.cjk import wide
 
     return wide(word[at - 1]) or wide(word[at])

@@ -1,4 +1,4 @@
-"""The catalogues (``dojo/locale/<lang>/``): every message in every language, with the same
+"""The catalogues (``dojo/text/locale/<lang>/``): every message in every language, with the same
 placeholders; every kata, property, known bug and battery case in Chinese; Chinese stubs that
 translate the English contract they were written from; the glossary's terms kept.
 
@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from dojo import cjk, locale, registry
-from dojo.stubs import docstring_sha, english_docstring, stub_source
+from dojo.text import cjk, locale
+from dojo.catalogue import registry
+from dojo.catalogue.stubs import docstring_sha, english_docstring, stub_source
 
 REPO = Path(__file__).resolve().parents[2]
 HERE = locale.HERE
@@ -55,12 +56,12 @@ def _english_words(text: str) -> int:
 
 def test_every_english_file_has_its_chinese_file():
     missing = sorted(_files("en") - _files("zh"))
-    assert not missing, f"in dojo/locale/en/ but not in zh/: {missing}"
+    assert not missing, f"in dojo/text/locale/en/ but not in zh/: {missing}"
 
 
 def test_every_chinese_general_file_has_its_english_file():
     extra = sorted(f for f in _files("zh") - _files("en") if "/" not in f and f != "tracks.toml")
-    assert not extra, f"in dojo/locale/zh/ without an English file: {extra}"
+    assert not extra, f"in dojo/text/locale/zh/ without an English file: {extra}"
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -125,7 +126,7 @@ def _catalogued_bugs(module: str) -> list[str]:
 
 
 def _case_names(module: str) -> list[str]:
-    from dojo.batteries import BATTERIES
+    from dojo.catalogue.batteries import BATTERIES
 
     return [c.name for c in BATTERIES[module].cases] if module in BATTERIES else []
 
@@ -186,7 +187,7 @@ def test_a_kata_has_no_chinese_for_what_is_gone(module):
 def test_every_track_is_in_chinese():
     names = locale.general("zh")
     missing = [t for t in registry.TRACKS if not cjk.has_wide(names.get(f"track.{t}", ""))]
-    assert not missing, f"tracks without a Chinese name (dojo/locale/zh/tracks.toml): {missing}"
+    assert not missing, f"tracks without a Chinese name (dojo/text/locale/zh/tracks.toml): {missing}"
 
 
 #: What a contract's code looks like: `spans`, dotted names (np.float64), snake_case names (d_k),
@@ -210,7 +211,7 @@ def test_a_chinese_stub_translates_the_english_contract_of_today(kata):
     assert zh.get("stub"), f"{kata.module}: no Chinese stub docstring (stub = '''…''' in {path.name})"
     assert zh.get("stub_source") == docstring_sha(kata.solution_path, kata.function), (
         f"{kata.module}: the English contract changed since its Chinese was written: update `stub` in "
-        f"dojo/locale/zh/katas/{kata.module}.toml, then set stub_source to "
+        f"dojo/text/locale/zh/katas/{kata.module}.toml, then set stub_source to "
         f"{docstring_sha(kata.solution_path, kata.function)}")
     english = english_docstring(kata.solution_path, kata.function)
     lost = sorted(_code_tokens(english) - _code_tokens(zh["stub"]) - {t for t in _code_tokens(english) if t in zh["stub"]})

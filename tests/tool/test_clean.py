@@ -17,7 +17,7 @@ import uuid
 
 import pytest
 
-from dojo import history
+from dojo.state import history
 
 NOW = 1_800_000_000
 DAY = 86400

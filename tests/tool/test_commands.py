@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from dojo import registry
+from dojo.catalogue import registry
 from tests.tool.harness import REPO, stub
 
 STUB = stub("softmax")

@@ -16,15 +16,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dojo import messages, registry
-from dojo.batteries import BATTERIES
-from dojo.compare import pick
-from dojo.compare.maps import png_heading
-from dojo.env import Env
-from dojo.figure import CELL, MARGIN, ZERO, layout, png_size, render_png
-from dojo.heatmap import Map, terminal_lines
-from dojo.loader import load_kata
-from dojo.state import Store
+from dojo.text import messages
+from dojo.catalogue import registry
+from dojo.catalogue.batteries import BATTERIES
+from dojo.commands.compare import pick
+from dojo.commands.compare.maps import png_heading
+from dojo.catalogue.env import Env
+from dojo.screens.figure import CELL, MARGIN, ZERO, layout, png_size, render_png
+from dojo.screens.heatmap import Map, terminal_lines
+from dojo.worker.loader import load_kata
+from dojo.state.state import Store
 from tests.tool.harness import REPO
 
 RIGHT = REPO / "tests" / "meta" / "right"
@@ -380,7 +381,7 @@ def test_a_future_leak_is_visible_in_the_map_and_the_png(sandbox, tmp_path):
 def the_json_draws_the_same_png_again(png: Path, data: dict, tmp_path: Path) -> None:
     """A notebook can draw the figure from ``--json`` alone: the maps (NaN as null, blocked cells)
     and the heading it holds make the very pixels ``--png`` wrote."""
-    from dojo.figure import maps_from_json
+    from dojo.screens.figure import maps_from_json
 
     assert data["map_heading"] == png_heading(registry.get("causal_self_attention"), BATTERIES["causal_self_attention"])
     (m,) = data["maps"]
@@ -468,7 +469,7 @@ def test_the_png_heading_names_the_kata_and_the_case_of_every_battery():
 def test_the_png_is_drawn_with_its_heading(sandbox, tmp_path):
     """The file names the kata and the case: in its metadata, and drawn as text in a band at the
     top where there is ink (and above which there is none)."""
-    from dojo.figure import HEADING_LINE
+    from dojo.screens.figure import HEADING_LINE
 
     png = tmp_path / "maps.png"
     sandbox.write_kata("masked_attention", REPO / "solutions" / "masked_attention.py")
@@ -493,7 +494,7 @@ def test_the_heading_and_the_key_are_drawn_as_text_that_fits():
     from matplotlib.font_manager import FontProperties, findfont
     from matplotlib.ft2font import FT2Font
 
-    from dojo.figure import KEY, figure
+    from dojo.screens.figure import KEY, figure
 
     fonts = {weight: FT2Font(findfont(FontProperties(weight=weight))) for weight in ("normal", "bold")}
     charmaps = {weight: set(font.get_charmap()) for weight, font in fonts.items()}
@@ -534,8 +535,8 @@ def test_dojo_list_does_not_import_matplotlib(sandbox):
     """Startup stays cheap: matplotlib loads only to draw a PNG (a compare without --png does not
     need it either: test_without_matplotlib_png_is_refused_before_the_work)."""
     r = sandbox.run("list", env={"PYTHONPROFILEIMPORTTIME": "1"})
-    assert r.code == 0 and "import time:" in r.err and "| dojo.cli" in r.err
-    assert "matplotlib" not in r.err and "dojo.figure" not in r.err
+    assert r.code == 0 and "import time:" in r.err and "| dojo.commands.cli" in r.err
+    assert "matplotlib" not in r.err and "dojo.screens.figure" not in r.err
 
 
 # -- speed ----------------------------------------------------------------------------------
@@ -697,9 +698,9 @@ def _agreement(kata: str, path: Path, stop_at_first_disagreement: bool, limit: f
     """(case, agree, row text) for ``path`` against the reference, in-process (trusted files
     only). ``limit``: seconds a call may take (some wrong files hang on purpose); generous, so
     a busy machine never turns a slow right answer into a disagreement."""
-    from dojo.compare import compare_case, memory_verdict
-    from dojo.isolate import Outcome, call_here, peak_memory
-    from dojo.loader import KataTimeout, time_limit
+    from dojo.commands.compare import compare_case, memory_verdict
+    from dojo.worker.isolate import Outcome, call_here, peak_memory
+    from dojo.worker.loader import KataTimeout, time_limit
 
     battery = BATTERIES[kata]
     k = registry.get(kata)

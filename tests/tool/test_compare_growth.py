@@ -1,6 +1,6 @@
 """The growth claim of ``dojo compare``'s speed section, decided on recorded timings.
 
-``dojo/compare/growth.py`` is a pure rule: sizes -> the times recorded at each size (one a
+``dojo/commands/compare/growth.py`` is a pure rule: sizes -> the times recorded at each size (one a
 round) in, a claim out. Every table here is written out by hand (no clock): clean n² and n³,
 n² with an outlier that the least of the repeats removes, timings too noisy to tell, timings
 under the clock's noise floor.
@@ -12,10 +12,10 @@ import math
 
 import pytest
 
-from dojo import messages
-from dojo.compare.growth import (MAX_HALF_WIDTH, MIN_GAP, MIN_SIZES, NOISE_FLOOR, fit_growth, growth_claim,
+from dojo.text import messages
+from dojo.commands.compare.growth import (MAX_HALF_WIDTH, MIN_GAP, MIN_SIZES, NOISE_FLOOR, fit_growth, growth_claim,
                                  least)
-from dojo.compare.speed import ladder, speed_notes
+from dojo.commands.compare.speed import ladder, speed_notes
 
 SIZES = (184, 256, 360, 512, 728, 1024)  # the ladder of a battery whose sizes are 256 and 512
 #: Small, fixed wobbles of a quiet machine: within 2% of the curve.

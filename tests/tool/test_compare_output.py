@@ -8,8 +8,8 @@ import json
 import numpy as np
 import pytest
 
-from dojo.figure import BAR_HEIGHT, BAR_WIDTH, CELL, MARGIN, layout, render_png
-from dojo.heatmap import Map
+from dojo.screens.figure import BAR_HEIGHT, BAR_WIDTH, CELL, MARGIN, layout, render_png
+from dojo.screens.heatmap import Map
 from tests.tool.harness import REPO
 from tests.tool.test_compare import LEAKING_CAUSAL, dark_grey, pixel, read_png, section
 
@@ -92,7 +92,7 @@ def test_the_png_is_readable_cells_indices_a_colour_bar_and_blocked_cells_marked
 def test_the_png_marks_nan_and_exact_zeros(tmp_path):
     """NaN and inf are magenta, an exact 0 is light grey with a grey dot in the middle, a small
     weight that is not 0 is coloured (the darkest viridis), with no dot."""
-    from dojo.figure import BAD, DOT, ZERO
+    from dojo.screens.figure import BAD, DOT, ZERO
 
     yours = np.array([[np.nan, np.inf, 0.0, 1e-9], [0.25, 0.25, 0.25, 0.25]])
     maps = [Map("weights", np.full((2, 4), 0.25), yours, np.array([[1, 1, 1, 1], [0, 0, 0, 0]], bool))]
@@ -127,12 +127,12 @@ def test_the_png_ignores_a_matplotlib_style(tmp_path):
     assert matplotlib.rcParams["image.cmap"] != "magma"  # and the style is left as it was
 
 
-# -- the PNG in Chinese (dojo.figure.drawn_language) -------------------------------------------
+# -- the PNG in Chinese (dojo.screens.figure.drawn_language) -------------------------------------------
 
 
 def chinese_font() -> str:
     """The CJK font the figure draws Chinese with, or a visible skip on a machine without one."""
-    from dojo.figure import cjk_font
+    from dojo.screens.figure import cjk_font
 
     name = cjk_font()
     if name is None:
@@ -142,10 +142,10 @@ def chinese_font() -> str:
 
 
 def zh_words() -> dict[str, str]:
-    """The figure's words as dojo/locale/zh/compare.toml writes them (compare.png.*)."""
+    """The figure's words as dojo/text/locale/zh/compare.toml writes them (compare.png.*)."""
     import tomllib
 
-    table = tomllib.loads((REPO / "dojo" / "locale" / "zh" / "compare.toml").read_text(encoding="utf-8"))
+    table = tomllib.loads((REPO / "dojo" / "text" / "locale" / "zh" / "compare.toml").read_text(encoding="utf-8"))
     return {key.removeprefix("compare.png."): value for key, value in table.items() if key.startswith("compare.png.")}
 
 
@@ -155,11 +155,12 @@ def drawn_in_chinese(modules, monkeypatch) -> None:
     inside the picture, and drawing it warns of no missing glyph (a tofu box)."""
     import warnings
 
-    from dojo import locale, registry
-    from dojo.batteries import BATTERIES, panel_title
-    from dojo.compare.maps import HEADING_CHARS, png_heading
-    from dojo.figure import drawn_language, figure
-    from dojo.screen import cell_len
+    from dojo.text import locale
+    from dojo.catalogue import registry
+    from dojo.catalogue.batteries import BATTERIES, panel_title
+    from dojo.commands.compare.maps import HEADING_CHARS, png_heading
+    from dojo.screens.figure import drawn_language, figure
+    from dojo.text.screen import cell_len
 
     chinese_font()
     monkeypatch.setattr(locale, "LANGUAGE", "zh")
@@ -199,16 +200,17 @@ def test_a_chinese_figure_draws_its_words_in_chinese_with_every_glyph(monkeypatc
 
 @pytest.mark.contributors  # every battery drawn: the contributors' suite
 def test_every_battery_draws_its_chinese_figure_with_every_glyph(monkeypatch):
-    from dojo.batteries import BATTERIES
+    from dojo.catalogue.batteries import BATTERIES
 
     drawn_in_chinese(sorted(BATTERIES), monkeypatch)
 
 
 def test_compare_png_in_chinese_draws_chinese_when_a_font_is_found(sandbox, tmp_path):
     """Through the command: the PNG's Title and Description are Chinese, and nothing is said about fonts."""
-    from dojo import locale, registry
-    from dojo.batteries import BATTERIES
-    from dojo.compare.maps import heading_parts
+    from dojo.text import locale
+    from dojo.catalogue import registry
+    from dojo.catalogue.batteries import BATTERIES
+    from dojo.commands.compare.maps import heading_parts
     from tests.tool.test_compare import png_text
 
     chinese_font()
@@ -226,15 +228,15 @@ def test_compare_png_in_chinese_draws_chinese_when_a_font_is_found(sandbox, tmp_
 def test_without_a_chinese_font_the_png_stays_english_and_compare_says_so(sandbox, tmp_path):
     """The font lookup forced to find nothing (as on a machine without CJK fonts): the figure is
     the English one, pixel for pixel, and `dojo compare --png` in Chinese says why in one line."""
-    from dojo import registry
-    from dojo.batteries import BATTERIES
-    from dojo.compare.maps import png_heading
-    from dojo.figure import maps_from_json
+    from dojo.catalogue import registry
+    from dojo.catalogue.batteries import BATTERIES
+    from dojo.commands.compare.maps import png_heading
+    from dojo.screens.figure import maps_from_json
     from tests.tool.test_compare import png_text
 
     hide = tmp_path / "hide"
     hide.mkdir()
-    (hide / "sitecustomize.py").write_text("import dojo.figure\ndojo.figure.cjk_font = lambda: None  # no CJK font\n")
+    (hide / "sitecustomize.py").write_text("import dojo.screens.figure\ndojo.screens.figure.cjk_font = lambda: None  # no CJK font\n")
     sandbox.write_kata("causal_self_attention", LEAKING_CAUSAL)
     png, report = tmp_path / "maps.png", tmp_path / "report.json"
     r = sandbox.run("compare", "causal_self_attention", "--no-speed", "--png", str(png), "--json", str(report),

@@ -1,5 +1,5 @@
 """``dojo compare`` in Chinese (DOJO_LANG=zh): its headings, table and maps from the catalogue
-(``dojo/locale/zh/compare.toml``), no English sentence of that catalogue left on the screen, and
+(``dojo/text/locale/zh/compare.toml``), no English sentence of that catalogue left on the screen, and
 tables that line up at 80 and 120 columns in a real terminal.
 
 The subprocess runs are a wrong softmax (the first draft that shifts by the global max), with
@@ -15,20 +15,20 @@ import tomllib
 
 import pytest
 
-from dojo import locale
-from dojo.batteries import BATTERIES
-from dojo.compare.report import agreement_section, speed_section
-from dojo.screen import wrap_text as wrap_wide
-from dojo.env import Env
-from dojo.heatmap import Map, terminal_lines
-from dojo.screen import cell_len
+from dojo.text import locale
+from dojo.catalogue.batteries import BATTERIES
+from dojo.commands.compare.report import agreement_section, speed_section
+from dojo.text.screen import wrap_text as wrap_wide
+from dojo.catalogue.env import Env
+from dojo.screens.heatmap import Map, terminal_lines
+from dojo.text.screen import cell_len
 from tests.tool.harness import REPO, Sandbox
 from tests.tool.terminal import in_pty, screen_lines, too_wide
 
 WIDTHS = (80, 120)
 WRONG = REPO / "tests" / "meta" / "wrong" / "softmax" / "draft_global_max_shift.py"
-EN = tomllib.loads((REPO / "dojo" / "locale" / "en" / "compare.toml").read_text(encoding="utf-8"))
-ZH = tomllib.loads((REPO / "dojo" / "locale" / "zh" / "compare.toml").read_text(encoding="utf-8"))
+EN = tomllib.loads((REPO / "dojo" / "text" / "locale" / "en" / "compare.toml").read_text(encoding="utf-8"))
+ZH = tomllib.loads((REPO / "dojo" / "text" / "locale" / "zh" / "compare.toml").read_text(encoding="utf-8"))
 PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
 
 
@@ -139,7 +139,7 @@ def test_a_table_of_chinese_case_names_lines_up(chinese, monkeypatch, columns):
 
 def recorded_speed() -> dict:
     """A speed section's data as ``run_speed`` records it (the numbers of a real run)."""
-    from dojo.messages import message
+    from dojo.text.messages import message
 
     def row(seconds, peak, ratio, growth):
         return {"seconds": seconds, "peak": peak, "ratio": ratio, "problem": None, "times": {256: [1]},
@@ -208,12 +208,12 @@ def test_wide_text_breaks_between_characters_not_before_punctuation():
 
 @pytest.mark.parametrize("kata", sorted(BATTERIES))
 def test_every_battery_says_what_it_draws_and_times_in_chinese(chinese, kata):
-    """Each battery's own words have their Chinese (dojo/locale/zh/battery/<kata>.toml), and no
+    """Each battery's own words have their Chinese (dojo/text/locale/zh/battery/<kata>.toml), and no
     Chinese is left for a panel title the battery no longer has."""
-    from dojo.batteries import battery_text, panel_title
+    from dojo.catalogue.batteries import battery_text, panel_title
 
     battery = BATTERIES[kata]
-    words = tomllib.loads((REPO / "dojo" / "locale" / "zh" / "battery" / f"{kata}.toml").read_text(encoding="utf-8"))
+    words = tomllib.loads((REPO / "dojo" / "text" / "locale" / "zh" / "battery" / f"{kata}.toml").read_text(encoding="utf-8"))
     titles = {panel.title for panel in battery.panels(battery.map_inputs())}
     assert set(words.get("panel", {})) == titles
     for field, english in (("map_what", battery.map_what), ("blocked_words", battery.blocked_words),
@@ -226,10 +226,10 @@ def test_every_battery_says_what_it_draws_and_times_in_chinese(chinese, kata):
 
 
 def test_the_chinese_readme_is_linked_both_ways_and_its_table_is_generated():
-    from dojo import docs
+    from dojo.commands import docs
 
     english = (REPO / "README.md").read_text(encoding="utf-8")
     chinese = (REPO / "README.zh.md").read_text(encoding="utf-8")
     assert "中文说明：[README.zh.md](README.zh.md)" in english.split("\n## ", 1)[0]
     assert "[README.md](README.md)" in chinese.split("\n## ", 1)[0]
-    assert docs.render_readme(chinese, "zh") == chinese, "run: python -m dojo.docs"
+    assert docs.render_readme(chinese, "zh") == chinese, "run: python -m dojo.commands.docs"

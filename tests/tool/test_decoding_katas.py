@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from dojo import registry
-from dojo.batteries import BATTERIES
+from dojo.catalogue import registry
+from dojo.catalogue.batteries import BATTERIES
 from tests.tool.harness import REPO
 
 TRACK = "Decoding and efficiency"
@@ -89,8 +89,8 @@ def test_a_timed_interview_on_flash_attention_passes_with_the_reference(sandbox,
 
 
 def _outcomes(kata: str, path: Path) -> list:
-    from dojo.isolate import Outcome, call_here
-    from dojo.loader import KataTimeout, load_kata, time_limit
+    from dojo.worker.isolate import Outcome, call_here
+    from dojo.worker.loader import KataTimeout, load_kata, time_limit
 
     battery = BATTERIES[kata]
     fn = load_kata(path, registry.get(kata).function)
@@ -105,7 +105,7 @@ def _outcomes(kata: str, path: Path) -> list:
 
 
 def _same(a, b, battery) -> bool:
-    from dojo.compare import compare_values
+    from dojo.commands.compare import compare_values
 
     if a.returned != b.returned:
         return False
@@ -144,8 +144,8 @@ def test_the_battery_tells_every_pair_of_known_wrong_answers_apart(kata):
 
 @pytest.mark.parametrize("kata", KATAS)
 def test_memory_bounded_cases_hold_for_the_reference(kata):
-    from dojo.isolate import peak_memory
-    from dojo.loader import load_kata
+    from dojo.worker.isolate import peak_memory
+    from dojo.worker.loader import load_kata
 
     battery = BATTERIES[kata]
     reference = load_kata(registry.get(kata).solution_path, registry.get(kata).function)

@@ -1,4 +1,4 @@
-"""Why a property failed, when its title does not say it (``dojo.verdict.failure_category``).
+"""Why a property failed, when its title does not say it (``dojo.judge.verdict.failure_category``).
 
 A property's title states one claim ("q, k, v and mask are left exactly as they were"), but any
 failure of the candidate's code fails it. The interview report shows only titles, ✓ or ✗ (no
@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import pytest
 
-from dojo import locale as dojo_locale
-from dojo import messages, registry
-from dojo.env import Env
-from dojo.messages import text
-from dojo.runner import judge
-from dojo.verdict import failure_category
+from dojo.text import locale as dojo_locale
+from dojo.text import messages
+from dojo.catalogue import registry
+from dojo.catalogue.env import Env
+from dojo.text.messages import text
+from dojo.judge.runner import judge
+from dojo.judge.verdict import failure_category
 from tests.tool.harness import REPO
 
 WRONG = REPO / "tests" / "meta" / "wrong"
@@ -114,7 +115,7 @@ def test_every_status_and_judge_message_has_a_category_from_the_catalogue():
 
 
 def _category_ids():
-    from dojo.verdict import CATEGORIES, STATUS_CATEGORIES
+    from dojo.judge.verdict import CATEGORIES, STATUS_CATEGORIES
 
     return set(CATEGORIES.values()) | set(STATUS_CATEGORIES.values()) | {"category.judge-error", "category.error"}
 

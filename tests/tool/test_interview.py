@@ -24,8 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from dojo import registry
-from dojo.render import properties_of
+from dojo.catalogue import registry
+from dojo.screens.render import properties_of
 from tests.tool.harness import REPO, Sandbox, stub
 
 KATA = registry.get("softmax")

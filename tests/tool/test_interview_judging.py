@@ -1,5 +1,5 @@
 """An interview's judge run follows the file (a save while it runs restarts it on the new content,
-``dojo.interview.judging``), but never for ever: a deleted attempt file, a save after the
+``dojo.commands.interview.judging``), but never for ever: a deleted attempt file, a save after the
 deadline or a signal waiting to be answered ends the following. Before, a deleted file restarted
 the run without end ("saved again: checking the new version…" thousands of times) and the
 interview never read its hang-up: a notebook's interview child outlived its kernel, spinning."""
@@ -10,11 +10,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from dojo import registry
-from dojo.env import Env
-from dojo.interview.attempt import sha
-from dojo.interview.judging import Judging
-from dojo.verdict import Verdict
+from dojo.catalogue import registry
+from dojo.catalogue.env import Env
+from dojo.commands.interview.attempt import sha
+from dojo.commands.interview.judging import Judging
+from dojo.judge.verdict import Verdict
 
 RUNS = 20  # a judge asked this many times is restarting without end: fail instead of hanging
 

@@ -1,13 +1,13 @@
 """Interviews, loops, drills and the history in Chinese (``DOJO_LANG=zh``).
 
 The scripted runs go through the real entry point in a sandbox with the fake clock, as
-tests/tool/test_interview.py does. Each asserts sentences of dojo/locale/zh/interview.toml
+tests/tool/test_interview.py does. Each asserts sentences of dojo/text/locale/zh/interview.toml
 (written out here, not taken from the catalogue) and that no English sentence of
-dojo/locale/en/interview.toml is left on the screen. Tables are checked cell by cell: a
+dojo/text/locale/en/interview.toml is left on the screen. Tables are checked cell by cell: a
 Chinese character takes two terminal cells, so a column padded by characters would drift.
 
 The Chinese stubs are written elsewhere: the tests that need one add a Chinese docstring to the
-catalogue in-process (``dojo.locale.EXTRA``) and run the interview in-process.
+catalogue in-process (``dojo.text.locale.EXTRA``) and run the interview in-process.
 """
 
 from __future__ import annotations
@@ -20,12 +20,14 @@ import tomllib
 
 import pytest
 
-from dojo import locale, registry, schedule
-from dojo.cli.entry import main
-from dojo.env import Env
-from dojo.render import properties_of
-from dojo.screen import cell_len
-from dojo.stubs import stub_source
+from dojo.text import locale
+from dojo.catalogue import registry
+from dojo.state import schedule
+from dojo.commands.cli.entry import main
+from dojo.catalogue.env import Env
+from dojo.screens.render import properties_of
+from dojo.text.screen import cell_len
+from dojo.catalogue.stubs import stub_source
 from tests.tool.harness import REPO, Sandbox
 from tests.tool.test_interview import oracle_cache, sandbox  # noqa: F401 - fixtures (one oracle cache a module)
 
@@ -41,9 +43,9 @@ def english_sentences() -> list[str]:
     """The English text of every message of interview.toml, in the pieces between its
     placeholders, that has two words or more; pieces that are also in messages.toml (another
     catalogue's sentences, translated there) are left to that catalogue's tests."""
-    with open(REPO / "dojo" / "locale" / "en" / "interview.toml", "rb") as f:
+    with open(REPO / "dojo" / "text" / "locale" / "en" / "interview.toml", "rb") as f:
         mine = tomllib.load(f)
-    with open(REPO / "dojo" / "locale" / "en" / "messages.toml", "rb") as f:
+    with open(REPO / "dojo" / "text" / "locale" / "en" / "messages.toml", "rb") as f:
         others = list(tomllib.load(f).values())
     pieces = set()
     for template in mine.values():
@@ -216,7 +218,7 @@ def chinese_stub(monkeypatch):
     """A Chinese docstring for softmax's stub, in the Chinese catalogue (in this process only)."""
     monkeypatch.setitem(locale.EXTRA, "zh", {**locale.general("zh"), "kata.softmax.stub": ZH_DOC})
     monkeypatch.setenv("DOJO_LANG", "zh")
-    monkeypatch.setattr("dojo.runner.WarmJudge", NoJudge)
+    monkeypatch.setattr("dojo.judge.runner.WarmJudge", NoJudge)
     kata = registry.get("softmax")
     return kata, stub_source(kata.solution_path, kata.function, "zh")
 
@@ -250,7 +252,7 @@ def test_the_attempt_starts_from_the_chinese_stub_and_an_untouched_stub_is_no_at
 
 
 def test_the_fresh_attempt_file_is_the_chinese_stub(sandbox, chinese_stub):
-    from dojo.interview import attempt
+    from dojo.commands.interview import attempt
 
     kata, zh_stub = chinese_stub
     locale.set_language("zh")  # the autouse fixture puts English back afterwards
@@ -272,7 +274,7 @@ def entry(today: dt.date, due: dt.date | None) -> schedule.Entry:
 
 
 def test_schedule_and_drill_words_in_chinese_and_in_english(monkeypatch):
-    from dojo.drill import day_text, due_words
+    from dojo.commands.drill import day_text, due_words
 
     today = dt.date(2027, 1, 15)
     cases = [entry(today, today), entry(today, today - dt.timedelta(days=3)),

@@ -1,7 +1,7 @@
 """What the judge says, in Chinese: ``dojo test`` and plain pytest under DOJO_LANG=zh or a saved
 ``dojo lang zh``, and a verdict stored as ids that reads in either language.
 
-Every expectation is a sentence of the Chinese catalogue (``dojo/locale/zh/*.toml``, read here
+Every expectation is a sentence of the Chinese catalogue (``dojo/text/locale/zh/*.toml``, read here
 with tomllib), filled with parameters this test chose: nothing is taken from the output of the
 code under test.
 
@@ -23,14 +23,14 @@ import tomllib
 
 import pytest
 
-from dojo import registry
-from dojo.loader import FORBIDDEN
+from dojo.catalogue import registry
+from dojo.worker.loader import FORBIDDEN
 from tests.tool.harness import REPO, Sandbox
 
 # Machine-independent and long: the contributors' suite (README, "For contributors"); CI runs it.
 pytestmark = pytest.mark.contributors
 
-ZH_FOLDER = REPO / "dojo" / "locale" / "zh"
+ZH_FOLDER = REPO / "dojo" / "text" / "locale" / "zh"
 ZH = {}
 for _path in sorted(ZH_FOLDER.glob("*.toml")):
     ZH.update(tomllib.loads(_path.read_text(encoding="utf-8")))
@@ -102,11 +102,11 @@ def test_plain_pytest_follows_the_saved_language(sandbox):
 
 
 def test_a_stored_verdict_keeps_ids_and_reads_in_either_language(tmp_path, monkeypatch):
-    from dojo import locale
-    from dojo.env import Env
-    from dojo.render import verdict_lines
-    from dojo.results import results
-    from dojo.runner import judge
+    from dojo.text import locale
+    from dojo.catalogue.env import Env
+    from dojo.screens.render import verdict_lines
+    from dojo.screens.results import results
+    from dojo.judge.runner import judge
 
     impl = tmp_path / "impl"
     impl.mkdir()
@@ -161,8 +161,8 @@ def test_a_hang_in_chinese(sandbox):
 def test_a_worker_can_send_only_the_accounts_it_may_give():
     """The worker runs the candidate's code: what it sends as an account is taken only when it is
     one of the load failures or import refusals it may give, with plain parameters."""
-    from dojo.loader import load_message
-    from dojo.remote import refusal
+    from dojo.worker.loader import load_message
+    from dojo.worker.remote import refusal
 
     numpy_only = {"id": "kata.numpy-only", "params": {"file": "softmax.py", "module": "scipy", "line": 3,
                                                       "forbidden": "torch"}}

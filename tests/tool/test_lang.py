@@ -15,7 +15,7 @@ Which bug each test catches:
 
 The process tests need no Chinese stub: they run the package from the repository, whatever its
 catalogues hold. The tests of the stubs themselves run in this process, with a Chinese docstring
-of their own for softmax (``dojo.locale.stub_docstring`` monkeypatched).
+of their own for softmax (``dojo.text.locale.stub_docstring`` monkeypatched).
 """
 
 from __future__ import annotations
@@ -28,9 +28,10 @@ import tomllib
 
 import pytest
 
-from dojo import locale, registry
-from dojo.env import Env
-from dojo.state import Store
+from dojo.text import locale
+from dojo.catalogue import registry
+from dojo.catalogue.env import Env
+from dojo.state.state import Store
 from tests.tool.harness import Sandbox
 
 LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
@@ -168,7 +169,7 @@ def _catalogue(lang: str) -> dict[str, str]:
 def test_every_word_argparse_says_is_in_the_catalogue():
     english = set(_catalogue("en").values())
     missing = sorted(_argparse_msgids() - english)
-    assert not missing, f"argparse's msgids without an id in dojo/locale/en/argparse.toml: {missing}"
+    assert not missing, f"argparse's msgids without an id in dojo/text/locale/en/argparse.toml: {missing}"
     assert "show program's version number and exit" in english  # a default argument, not _()'d in 3.11
 
 
@@ -182,7 +183,7 @@ def test_argparse_in_chinese_keeps_every_placeholder():
 
 
 def _run(box: Sandbox, *argv: str) -> tuple[int, str, str]:
-    from dojo.cli import main
+    from dojo.commands.cli import main
 
     out, err = io.StringIO(), io.StringIO()
     env = Env(root=box.root, state_dir=box.state, stdout=out, stderr=err, stdin=io.StringIO())
@@ -262,7 +263,7 @@ def test_dojo_lang_zh_rewrites_an_untouched_stub_and_lang_en_brings_the_english_
 
 
 def test_a_chinese_untouched_stub_is_not_started_and_an_edit_of_it_is(tmp_path, chinese_softmax):
-    from dojo.stubs import stub_source
+    from dojo.catalogue.stubs import stub_source
 
     box = Sandbox(tmp_path)
     kata = registry.get("softmax")

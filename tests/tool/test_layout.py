@@ -30,9 +30,10 @@ from pathlib import Path
 
 import pytest
 
-from dojo import registry, screen
-from dojo.env import Env
-from dojo.render import verdict_lines
+from dojo.catalogue import registry
+from dojo.text import screen
+from dojo.catalogue.env import Env
+from dojo.screens.render import verdict_lines
 from tests.tool.harness import REPO, Sandbox
 from tests.tool.terminal import broken_words, cells, in_pty, pty_pair, screen_lines, too_wide
 
@@ -318,7 +319,7 @@ def test_the_progress_table_takes_one_line_a_kata_at_80_columns(box):
 def test_a_verdict_fits_80_and_120_columns_from_one_judge_run(tmp_path, monkeypatch):
     """Judged once on a terminal 80 columns wide (the judge prints its arrays for that width),
     then drawn on terminals of 80 and 120 columns and into a pipe."""
-    from dojo.runner import judge
+    from dojo.judge.runner import judge
 
     monkeypatch.delenv("COLUMNS", raising=False)
     kata = registry.get("masked_attention")

@@ -14,9 +14,9 @@ import json
 
 import pytest
 
-from dojo import registry
-from dojo.batteries import BATTERIES
-from dojo.loader import load_kata
+from dojo.catalogue import registry
+from dojo.catalogue.batteries import BATTERIES
+from dojo.worker.loader import load_kata
 from tests.tool.harness import REPO
 
 KATA = "linear_attention"
@@ -73,8 +73,8 @@ def _behaves_like(path) -> set[str]:
 # be named alone by the diagnosis, which uses this battery: here every pair, in the contributors' suite.
 @pytest.mark.contributors
 def test_the_battery_tells_every_pair_of_known_bugs_apart():
-    from dojo.compare import compare_case
-    from dojo.isolate import call_here
+    from dojo.commands.compare import compare_case
+    from dojo.worker.isolate import call_here
 
     battery, spec = BATTERIES[KATA], registry.get(KATA)
     files = sorted((REPO / "tests" / "meta" / "wrong" / KATA).glob("*.py"))

@@ -12,8 +12,8 @@ import signal
 
 import pytest
 
-from dojo import registry
-from dojo.render import properties_of
+from dojo.catalogue import registry
+from dojo.screens.render import properties_of
 from tests.tool.harness import REPO, stub
 from tests.tool.test_interview import Live, interview, oracle_cache, records, sandbox  # noqa: F401 (fixtures)
 

@@ -145,7 +145,7 @@ def cmdline(pid: int) -> str:
 def warm_judge_ready(box) -> set[int]:
     """Wait for this sandbox's warm judge to listen (``%load_ext dojo`` starts it ahead) and
     return what runs below it now: its zygote. What a verdict starts there comes on top."""
-    from dojo import warm
+    from dojo.judge import warm
 
     conn = warm.connect(box.root)
     if conn is None:  # no warm judge here: the judge runs below the kernel
@@ -155,7 +155,7 @@ def warm_judge_ready(box) -> set[int]:
 
 
 def warm_servers() -> set[int]:
-    from dojo.judge_key import folder
+    from dojo.judge.judge_key import folder
 
     pids = set()
     for about in folder().glob("*.json") if folder().is_dir() else ():

@@ -10,9 +10,9 @@ import json
 
 import pytest
 
-from dojo import registry
-from dojo.batteries import BATTERIES
-from dojo.loader import load_kata
+from dojo.catalogue import registry
+from dojo.catalogue.batteries import BATTERIES
+from dojo.worker.loader import load_kata
 from tests.tool.harness import REPO
 
 KATA = "paged_attention"
@@ -55,8 +55,8 @@ def test_compare_draws_the_weights_recovered_from_out(sandbox, wrong, tmp_path):
 
 
 def test_the_battery_tells_every_pair_of_known_bugs_apart():
-    from dojo.compare import compare_case
-    from dojo.isolate import call_here
+    from dojo.commands.compare import compare_case
+    from dojo.worker.isolate import call_here
 
     battery, spec = BATTERIES[KATA], registry.get(KATA)
     files = sorted((REPO / "tests" / "meta" / "wrong" / KATA).glob("*.py"))

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from dojo import registry
+from dojo.catalogue import registry
 
 HANGS = '''import numpy as np
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from dojo import registry
-from dojo.render import properties_of
+from dojo.catalogue import registry
+from dojo.screens.render import properties_of
 from tests.tool.harness import REPO
 
 SCHEMA = json.loads((REPO / "docs" / "results.schema.json").read_text(encoding="utf-8"))
@@ -133,9 +133,9 @@ def _meta_files():
 @pytest.mark.contributors
 @pytest.mark.parametrize("kind,path", list(_meta_files()))
 def test_every_self_check_file_gets_a_valid_results_json(kind, path, tmp_path):
-    from dojo.env import Env
-    from dojo.results import results
-    from dojo.runner import judge
+    from dojo.catalogue.env import Env
+    from dojo.screens.results import results
+    from dojo.judge.runner import judge
 
     kata = registry.BY_MODULE[path.parent.name]
     impl = tmp_path / "impl"

@@ -1,4 +1,4 @@
-"""``dojo.sandbox``: each restriction is applied in a forked child (none can be undone), which
+"""``dojo.worker.sandbox``: each restriction is applied in a forked child (none can be undone), which
 reports what it observed as JSON lines over a pipe; the assertions run here, in pytest.
 
 Every wait has a deadline: reading polls the pipe, waiting for a process polls its pidfd, and a
@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dojo import sandbox
+from dojo.worker import sandbox
 
 LINUX = sys.platform.startswith("linux")
 ABI = sandbox.landlock_abi()
@@ -717,7 +717,7 @@ def test_off_linux_everything_is_a_no_op():
 
 def test_the_module_does_not_import_numpy():
     """The zygote imports it before NumPy is wanted, and a judge may run without NumPy."""
-    code = "import sys, dojo.sandbox; print(sorted(m for m in sys.modules if 'numpy' in m))"
+    code = "import sys, dojo.worker.sandbox; print(sorted(m for m in sys.modules if 'numpy' in m))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=30, cwd=Path(sandbox.__file__).parents[1], check=True)
+                         timeout=30, cwd=Path(sandbox.__file__).parents[2], check=True)
     assert out.stdout.strip() == "[]"

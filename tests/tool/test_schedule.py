@@ -1,4 +1,4 @@
-"""The re-drill schedule's rules (dojo/schedule.py), in-process: no judge, no subprocess.
+"""The re-drill schedule's rules (dojo/state/schedule.py), in-process: no judge, no subprocess.
 
 Every expected date below is worked out by hand from the rules in docs/state.md ("The drill
 schedule"): a clean pass (passed, no hint, no --coach) in a row puts the kata 1, 3, 7, 21, then 60 days
@@ -12,7 +12,7 @@ import datetime as dt
 
 import pytest
 
-from dojo import schedule
+from dojo.state import schedule
 
 UTC = dt.timezone.utc
 T0 = 1_800_000_000.0  # Fri 2027-01-15 08:00 UTC

@@ -8,7 +8,7 @@ import pytest
 
 import json
 
-from dojo import registry
+from dojo.catalogue import registry
 
 KATA = "sliding_window_attention"
 

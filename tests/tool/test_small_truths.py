@@ -10,9 +10,9 @@ Which bug each test catches:
 
 from __future__ import annotations
 
-from dojo.clean import size_text
-from dojo.compare.report import threads_text
-from dojo.compare.words import human_bytes
+from dojo.commands.clean import size_text
+from dojo.commands.compare.report import threads_text
+from dojo.commands.compare.words import human_bytes
 
 SLEEPS_AT_IMPORT = "import time\n\ntime.sleep(3600)\n\n\ndef softmax(x, axis=-1):\n    return x\n"
 IMPORTS_TORCH_BY_A_COMPUTED_NAME = ('import importlib\n\nimport numpy as np\n\nimportlib.import_module("to" + "rch")\n\n\n'

@@ -20,9 +20,9 @@ import subprocess
 
 import pytest
 
-from dojo import registry
-from dojo.env import Env
-from dojo.state import CHANGED, MISSING, UNJUDGED, UNREADABLE, Store
+from dojo.catalogue import registry
+from dojo.catalogue.env import Env
+from dojo.state.state import CHANGED, MISSING, UNJUDGED, UNREADABLE, Store
 from tests.tool.harness import stub
 
 # Machine-independent and long: the contributors' suite (README, "For contributors"); CI runs it.

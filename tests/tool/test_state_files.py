@@ -22,7 +22,7 @@ import sys
 
 import pytest
 
-from dojo.state import CannotWrite, atomic_write_bytes
+from dojo.state.state import CannotWrite, atomic_write_bytes
 from tests.tool.harness import REPO, Result, Sandbox, stub
 
 # Machine-independent and long: the contributors' suite (README, "For contributors"); CI runs it.
@@ -315,7 +315,7 @@ def test_a_writer_killed_half_way_leaves_no_temporary_file(tmp_path):
         [sys.executable, "-c",
          "import os, sys, time\n"
          "from pathlib import Path\n"
-         "from dojo import state\n"
+         "from dojo.state import state\n"
          "def stuck(fd):\n"
          "    print('writing', flush=True)\n"
          "    time.sleep(600)\n"

@@ -1,5 +1,5 @@
 """No state file can hang or crash the tool: each is read without blocking, up to a size bound,
-with a depth bound (dojo/safe_read.py).
+with a depth bound (dojo/text/safe_read.py).
 
 A FIFO, a link to ``/dev/zero`` and a JSON document nested 100 000 lists deep are each put where
 ``state.json``, ``history.jsonl`` or ``interview.json`` belongs, and every command that reads

@@ -14,15 +14,17 @@ import json
 
 import pytest
 
-from dojo import history, messages, registry
-from dojo import locale as dojo_locale
-from dojo.env import Env
-from dojo.interview.report import failure_words
-from dojo.render import verdict_lines
-from dojo.results import results
-from dojo.runner import judge
-from dojo.state import Store
-from dojo.verdict import diagnosis_words, first_failure_ref, property_titles
+from dojo.state import history
+from dojo.text import messages
+from dojo.catalogue import registry
+from dojo.text import locale as dojo_locale
+from dojo.catalogue.env import Env
+from dojo.commands.interview.report import failure_words
+from dojo.screens.render import verdict_lines
+from dojo.screens.results import results
+from dojo.judge.runner import judge
+from dojo.state.state import Store
+from dojo.judge.verdict import diagnosis_words, first_failure_ref, property_titles
 from tests.tool.harness import REPO
 
 # Machine-independent and long: the contributors' suite (README, "For contributors"); CI runs it.

@@ -136,7 +136,7 @@ def test_the_warm_judge_is_private_to_its_user_and_ends_when_idle_leaving_nothin
     sock = about.with_suffix(".sock")
     assert stat.S_ISSOCK(sock.stat().st_mode) and stat.S_IMODE(sock.stat().st_mode) == 0o600
     with open(f"/proc/{pid}/cmdline", "rb") as f:
-        assert b"dojo.judge_server" in f.read()
+        assert b"dojo.judge.judge_server" in f.read()
 
     cleaned = sandbox.run("clean", env=env)  # ends this checkout's warm judge (SIGTERM): it cleans up
     assert cleaned.code == 0 and ENDED in cleaned.out, cleaned.out + cleaned.err

@@ -26,7 +26,7 @@ def clone(tmp: Path, name: str) -> Sandbox:
     (tmp / name).mkdir()
     box = Sandbox(tmp / name)
     shutil.copytree(REPO / "dojo", box.root / "dojo", ignore=shutil.ignore_patterns("__pycache__"))
-    registry = box.root / "dojo" / "registry.toml"
+    registry = box.root / "dojo" / "catalogue" / "registry.toml"
     text = registry.read_text()
     assert text.count('title = "Numerically stable softmax"') == 1
     registry.write_text(text.replace('title = "Numerically stable softmax"',
@@ -39,7 +39,7 @@ def dojo(installed: Sandbox, cwd: Path, *args: str, **env: str) -> subprocess.Co
     environ = {k: v for k, v in os.environ.items()
                if k not in ("DOJO_ROOT", "DOJO_STATE_DIR", "DOJO_FAKE_CLOCK", "PYTHONPATH", "COLUMNS", "LINES")}
     environ.update(PYTHONPATH=str(installed.root), NO_COLOR="1", **env)
-    return subprocess.run([sys.executable, "-c", "import sys; from dojo.cli import main; sys.exit(main())", *args],
+    return subprocess.run([sys.executable, "-c", "import sys; from dojo.commands.cli import main; sys.exit(main())", *args],
                           cwd=cwd, env=environ, capture_output=True, text=True, timeout=300,
                           stdin=subprocess.DEVNULL)
 

@@ -1,5 +1,5 @@
 """The envelope between the judge and a worker carries what the contracts distinguish, and
-reading one never runs code (dojo/wire.py)."""
+reading one never runs code (dojo/worker/wire.py)."""
 
 import io
 import pickle
@@ -8,7 +8,7 @@ import struct
 import numpy as np
 import pytest
 
-from dojo import wire
+from dojo.worker import wire
 
 VALUES = [
     None, True, False, 0, -7, 2**80, 1.5, -0.0, float("inf"), float("-inf"), "text", "",

@@ -1,5 +1,5 @@
 """A worker runs a candidate's function in its own process, and everything it does is measured
-or read from outside (dojo/workers.py, dojo/zygote.py, dojo/remote.py)."""
+or read from outside (dojo/worker/workers.py, dojo/worker/zygote.py, dojo/worker/remote.py)."""
 
 import os
 import re
@@ -8,9 +8,9 @@ import textwrap
 import numpy as np
 import pytest
 
-from dojo.loader import KataTimeout
-from dojo.remote import CandidateError, CandidateEscape, CandidateValueError, InputModified, RemoteFunction, TooSlow
-from dojo.workers import Limits, Worker
+from dojo.worker.loader import KataTimeout
+from dojo.worker.remote import CandidateError, CandidateEscape, CandidateValueError, InputModified, RemoteFunction, TooSlow
+from dojo.worker.workers import Limits, Worker
 
 QUICK = Limits(cpu=0.5, idle=1.0, wall=60.0)
 
@@ -158,7 +158,7 @@ def test_an_in_process_time_limit_fires_again_when_its_first_alarm_is_swallowed(
     The limit counts CPU time here (``cpu=True``, as the self-check times the project's files)."""
     import time
 
-    from dojo.loader import time_limit
+    from dojo.worker.loader import time_limit
 
     alarms = 0
     with pytest.raises(KataTimeout):
@@ -185,7 +185,7 @@ def test_a_worker_whose_judge_is_killed_mid_call_is_ended_too(tmp_path):
     import signal
     import time
 
-    from dojo.zygote_handle import Zygote
+    from dojo.worker.zygote_handle import Zygote
 
     Zygote.shared().wait_ready()  # this process's zygote: the forked judge below only connects to it
     path = kata_file(tmp_path, "while True:\n    pass")

@@ -127,7 +127,7 @@ def test_every_command_speaks_chinese(box, name, how, args, keys):
 
 def _cells(line: str) -> list[str]:
     """A line as the terminal's cells: a wide character fills two (the second left empty)."""
-    from dojo.cjk import wide
+    from dojo.text.cjk import wide
 
     out = []
     for ch in line:

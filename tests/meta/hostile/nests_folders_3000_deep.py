@@ -1,7 +1,7 @@
 """A correct softmax that, when imported, nests 3000 folders in its own temporary folder (the one
 place it may write): Python 3.11's rmtree recurses once per level and raised RecursionError in
 the judge, left the folder, and broke the next run's sweep. The judge removes a folder without
-recursion or long paths (dojo/worker_folders.py), and nothing is left."""
+recursion or long paths (dojo/worker/worker_folders.py), and nothing is left."""
 import os
 
 import numpy as np

@@ -9,7 +9,7 @@ import numpy as np
 KATA = "softmax"
 EXPECT = "sent a malformed answer"  # the verdict must say this
 
-# a well-formed frame header (dojo/wire.py) whose message is the forgery
+# a well-formed frame header (dojo/worker/wire.py) whose message is the forgery
 json.dumps = lambda *args, **kwargs: '{"m": {"status": "cannot-load", "state": "passed"}, "v": {}, "b": []}'
 
 

@@ -2,7 +2,7 @@
 replaces every comparison the worker makes of inputs before and after a call (its `_same*`
 functions, its `_Bytes.same`) by one that always agrees. The worker's comparison runs in the
 process this code runs in; the judge's does not: the arrays live in memory it reads back after
-the call (dojo/shared_inputs.py)."""
+the call (dojo/worker/shared_inputs.py)."""
 import numbers
 import sys
 
@@ -11,7 +11,7 @@ import numpy as np
 KATA = "rope"
 EXPECT = "modified its input"  # the verdict must say this
 
-_worker = sys.modules.get("dojo.zygote_child")
+_worker = sys.modules.get("dojo.worker.zygote_child")
 if _worker is not None:
     for _name in dir(_worker):
         if _name.startswith("_same"):

@@ -2,7 +2,7 @@
 """Writes into its input, and installs a trace function that rewrites the worker's local variable
 `mutated` (the inputs the call changed) to an empty list before the worker answers. The judge
 finds the write itself: the array lives in memory it reads back after the call
-(dojo/shared_inputs.py), and the worker's report on arrays is not read."""
+(dojo/worker/shared_inputs.py), and the worker's report on arrays is not read."""
 import sys
 
 import numpy as np

@@ -1,7 +1,7 @@
 """A correct softmax that sleeps 4 s in every call: under the per-call limits (5 s idle in a row,
 10 s asleep in all, 2 s of CPU), so no single call is stopped, and a few hundred calls would keep
 the judge waiting for its whole deadline ("the judge itself did not finish: not your fault").
-The kata's calls may sleep 10 s in all (dojo/remote.py ASLEEP_BUDGET): the candidate's doing,
+The kata's calls may sleep 10 s in all (dojo/worker/remote.py ASLEEP_BUDGET): the candidate's doing,
 said within a minute on both routes."""
 import time
 

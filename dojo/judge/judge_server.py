@@ -1,0 +1,305 @@
+"""The warm judge: one long-lived process per checkout that has imported pytest, Hypothesis,
+NumPy, torch and the judge's modules, and forks a fresh pytest child for each verdict.
+
+A verdict then costs what the properties cost (softmax: about 0.6 s on a quiet machine), not
+the imports (about 3 s, torch alone 2 s). The candidate's code still runs only in the sandboxed worker: the
+children here are the judge, exactly as a fresh ``python -m pytest`` would be.
+
+- **Keyed.** The server's key hashes the judge's own files (conftest.py, tests/*.py, dojo/),
+  the Python executable and the installed libraries (each site folder's change time): an
+  edited judge or a new Hypothesis gets a new server, never a stale one. It checks its key
+  every few seconds and ends once it no longer matches.
+- **Private.** It listens on a Unix socket in the user's own 0700 folder
+  (``$XDG_RUNTIME_DIR/dojo-judge`` or ``/tmp/dojo-judge-UID``; the socket 0600), and serves
+  only connections from its own user (SO_PEERCRED).
+- **Self-ending.** It ends after ``IDLE`` seconds without a request, and its children and
+  zygote die with it (PR_SET_PDEATHSIG); a child whose client hangs up is killed at once.
+- **Optional.** Where it cannot start (no fork, no Unix sockets, no private folder for it),
+  ``dojo.judge.runner`` judges cold, in fresh processes, and says nothing about it.
+
+The protocol: one JSON line from the client (``args``, ``env``), then lines from the server:
+``{"pid": N}`` when the child started, ``{"exit": code}`` when it ended.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import struct
+import sys
+import time
+from pathlib import Path
+
+from dojo.judge.judge_key import _tool_part, folder, lines, send, socket_path
+
+ROOT = Path(__file__).resolve().parents[2]
+#: Seconds without a request after which the server ends.
+IDLE = float(os.environ.get("DOJO_JUDGE_IDLE") or 900)
+#: How often the server checks that its key still matches its files.
+KEY_CHECK = 2.0
+
+
+
+def _peer_uid(conn: socket.socket) -> int | None:
+    try:
+        creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+        return struct.unpack("3i", creds)[1]
+    except (OSError, AttributeError):
+        return None
+
+
+def _warm_up(root: Path) -> None:
+    """The expensive imports, paid once, before the first request."""
+    sys.path.insert(0, str(root))
+    import importlib
+
+    import hypothesis  # noqa: F401
+    import numpy  # noqa: F401
+    import pytest  # noqa: F401
+
+    from tests import oracle
+
+    oracle.torch()
+    # Not the katas' test modules: ``@given`` takes the settings in force when it decorates,
+    # and the child's pytest chooses the profile (practice, CI, thorough) only when it starts.
+    try:
+        from tests.plugin import PARTS  # what conftest.py registers
+    except ImportError:
+        PARTS = ()
+    for name in ("conftest", *PARTS, "tests.judge", "tests.strategies", "tests.contract", "dojo.judge.diagnosis"):
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 - the child imports it again and reports what is wrong
+            pass
+    import gc
+
+    # Everything imported so far is permanent: a child's garbage collections (pytest runs
+    # several at its end) skip it, 0.3 s each time with torch loaded, and its pages stay shared.
+    gc.freeze()
+
+
+def _forget_judge(root: Path) -> None:
+    """Unload the judge's own modules imported from ``root`` (conftest, tests.*), so the
+    child's pytest imports those of the checkout it was asked to judge."""
+    for name in [n for n in sys.modules if n in ("conftest", "tests") or n.startswith("tests.")]:
+        del sys.modules[name]
+    while str(root) in sys.path:
+        sys.path.remove(str(root))
+
+
+def _child(conn: socket.socket, listener: socket.socket, request: dict, server_root: Path) -> None:
+    """In the forked child: become a fresh pytest run of the request's arguments."""
+    code = 3
+    try:
+        os.setpgid(0, 0)
+        from dojo.worker import sandbox
+
+        sandbox.die_with_parent()
+        for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGCHLD):
+            signal.signal(sig, signal.SIG_DFL)
+        # As in any Python process: a write to a peer that is gone (a worker that died as it
+        # answered) raises BrokenPipeError, and the judge says how the worker ended. With
+        # SIGPIPE's default the whole run died, and the verdict was "no report".
+        signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the client's to handle
+        listener.close()
+        conn.close()
+        out = os.open(request["log"], os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o600)
+        os.dup2(out, 1)
+        os.dup2(out, 2)
+        os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+        os.chdir(request["cwd"])
+        if Path(request["cwd"]).resolve() != server_root:  # a copy of this judge elsewhere
+            _forget_judge(server_root)
+        zygote = os.environ.get("DOJO_ZYGOTE")
+        os.environ.clear()
+        os.environ.update({k: str(v) for k, v in request["env"].items()
+                           if not k.startswith(("DOJO_ZYGOTE", "DOJO_DIE_WITH"))})
+        if zygote:
+            os.environ["DOJO_ZYGOTE"] = zygote
+        import tempfile
+
+        tempfile.tempdir = None  # the client's TMPDIR, not the one this server started in (gone, maybe)
+        sys.dont_write_bytecode = False
+        import pytest
+
+        profile = os.environ.get("DOJO_PROFILE_TO")  # where a verdict's time goes (docs/benchmarks.md)
+        if profile:
+            import cProfile
+
+            profiler = cProfile.Profile()
+            code = int(profiler.runcall(pytest.main, [str(a) for a in request["args"]]))
+            profiler.dump_stats(f"{profile}.{os.getpid()}")
+        else:
+            code = int(pytest.main([str(a) for a in request["args"]]))
+    except BaseException:  # noqa: BLE001 - the exit status says it
+        import traceback
+
+        traceback.print_exc()
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+
+
+class _Server:
+    def __init__(self, k: str, root: Path):
+        self.key, self.root = k, root
+        self.tool = _tool_part()
+        self.path = socket_path(k)
+        self.jobs: dict[int, socket.socket] = {}  # child pid -> its client's connection
+        self.last = time.monotonic()
+
+    def listen(self) -> socket.socket:
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
+        old = os.umask(0o177)
+        try:
+            listener.bind(str(tmp))
+        finally:
+            os.umask(old)
+        os.chmod(tmp, 0o600)
+        listener.listen(16)
+        os.replace(tmp, self.path)  # atomically: a client never sees a socket that is not ready
+        self.inode = os.stat(self.path).st_ino
+        return listener
+
+    def run(self) -> None:
+        import selectors
+
+        from dojo.worker import sandbox
+        from dojo.worker.workers import Zygote
+
+        sandbox.become_subreaper()
+        Zygote._mine = Zygote.start(export=True)
+        Zygote._mine.wait_ready()
+        _warm_up(self.root)
+        listener = self.listen()
+        about = folder() / f"{self.key}.json"
+        about.write_text(json.dumps({"pid": os.getpid(), "root": str(self.root)}))
+        (folder() / f"{self.key}.starting").unlink(missing_ok=True)
+        sel = selectors.DefaultSelector()
+        sel.register(listener, selectors.EVENT_READ, "accept")
+        next_check = time.monotonic() + KEY_CHECK
+        try:
+            while True:
+                for sel_key, _ in sel.select(timeout=0.005 if self.jobs else 0.5):
+                    if sel_key.data == "accept":
+                        self.accept(listener, sel)
+                    else:  # a client hung up, or sent more: end its child
+                        self.hang_up(sel_key.data, sel)
+                self.reap(sel)
+                now = time.monotonic()
+                if not self.jobs and now - self.last > IDLE:
+                    return
+                if now > next_check:
+                    next_check = now + KEY_CHECK
+                    if not self.path.exists() or _tool_part() != self.tool:
+                        return  # the tool changed, or the socket went: a new server serves
+        finally:
+            try:  # its own socket only: a newer server may have replaced it
+                if os.stat(self.path).st_ino == self.inode:
+                    self.path.unlink()
+            except OSError:
+                pass
+            for pid in list(self.jobs):
+                _kill_group(pid)
+            try:
+                if json.loads(about.read_text()).get("pid") == os.getpid():
+                    about.unlink()
+            except (OSError, ValueError, AttributeError):
+                pass
+            Zygote._mine.close()
+
+    def accept(self, listener: socket.socket, sel) -> None:
+        import selectors
+
+        conn, _ = listener.accept()
+        if _peer_uid(conn) != os.getuid():
+            conn.close()
+            return
+        conn.settimeout(5.0)
+        try:
+            request = next(lines(conn), None)
+        except OSError:
+            request = None
+        if not isinstance(request, dict) or not _valid(request):
+            conn.close()
+            return
+        self.last = time.monotonic()
+        pid = os.fork()
+        if pid == 0:
+            _child(conn, listener, request, self.root)
+        try:
+            os.setpgid(pid, pid)
+        except OSError:
+            pass
+        self.jobs[pid] = conn
+        try:
+            send(conn, {"pid": pid})
+        except OSError:
+            pass
+        conn.setblocking(False)
+        sel.register(conn, selectors.EVENT_READ, pid)
+
+    def hang_up(self, pid: int, sel) -> None:
+        _kill_group(pid)
+
+    def reap(self, sel) -> None:
+        for pid in list(self.jobs):
+            try:
+                done, status = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                done, status = pid, 0
+            if not done:
+                continue
+            conn = self.jobs.pop(pid)
+            _kill_group(pid)  # whatever the run left behind
+            sel.unregister(conn)
+            try:
+                conn.setblocking(True)
+                send(conn, {"exit": os.waitstatus_to_exitcode(status)})
+            except (OSError, ValueError):
+                pass
+            conn.close()
+            self.last = time.monotonic()
+        try:  # orphans reparented to this subreaper
+            while os.waitpid(-1, os.WNOHANG)[0]:
+                pass
+        except ChildProcessError:
+            pass
+
+
+def _valid(request: dict) -> bool:
+    return (isinstance(request.get("args"), list) and all(isinstance(a, str) for a in request["args"])
+            and isinstance(request.get("env"), dict)
+            and all(isinstance(k, str) and isinstance(v, str) for k, v in request["env"].items())
+            and isinstance(request.get("cwd"), str) and isinstance(request.get("log"), str))
+
+
+def _kill_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except OSError:
+        pass
+
+
+def main(argv: list[str]) -> int:
+    k, root = argv[0], Path(argv[1]).resolve()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # `dojo clean`: end cleanly
+    try:
+        _Server(k, root).run()
+    except SystemExit:  # SIGTERM (`dojo clean`): a clean end, like an idle one
+        pass
+    finally:
+        (folder() / f"{k}.starting").unlink(missing_ok=True)
+    (folder() / f"{k}.log").unlink(missing_ok=True)  # kept only when it ended with an error
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

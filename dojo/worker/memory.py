@@ -1,0 +1,57 @@
+"""How much memory one call of a kata needs, read by the judge from outside the worker (``/proc``).
+
+The code in the kata file runs in the worker and could keep what it needs between calls (a
+buffer allocated on the first call and reused), compute a first call with a full matrix and
+remember its answer for the next, or free memory just before the judge looks; what it reports
+about itself is never read. So the measure starts from a fresh worker and takes, beyond what the
+module holds once imported, the larger of
+
+- the first call's rise of resident memory, less the pages of libraries it brought in from
+  their files (code a first call touches for the first time: 2-4 MiB, not the answer's doing),
+- what the first call left resident (anonymous and shared memory, and files mapped from the
+  worker's own folder) plus the rise during a second call.
+
+Files mapped from the worker's own folder count as memory everywhere: a file there holds an
+array as well as anonymous memory does. Each part is small for a right answer
+(docs/benchmarks.md has the figures).
+"""
+
+from __future__ import annotations
+
+from dojo.worker import procfs
+
+
+def _held(pid: int, folder: str) -> tuple[int | None, int | None]:
+    """(anonymous + shared + files from ``folder``, library files): what ``pid`` holds resident."""
+    anon, shmem = procfs.status_field(pid, "RssAnon"), procfs.status_field(pid, "RssShmem")
+    files, own = procfs.status_field(pid, "RssFile"), procfs.resident_under(pid, folder)
+    if None in (anon, shmem, files, own):
+        return None, None
+    return anon + shmem + own, files - own
+
+
+def peak(worker, kwargs: dict, cpu: float | None = None):
+    """How much memory a call of ``worker``'s function on ``kwargs`` needs (bytes, or None where
+    it cannot be read), measured in a fresh worker as the module says; the second call's reply."""
+    worker.close()
+    if worker.start() is not None:
+        return worker.call(kwargs, cpu), None
+    pid, folder = worker.pid, str(worker._tmp)  # the worker's own temporary folder
+    module = procfs.anonymous_beyond_parent(pid)
+    held_before, libraries_before = _held(pid, folder)
+    before = procfs.rss(pid, reset=True)
+    first = worker.call(kwargs, cpu)
+    if first.status != "returned" or worker.pid is None:
+        return first, None
+    first_high = procfs.status_field(pid, "VmHWM")
+    held_after, libraries_after = _held(pid, folder)
+    base = procfs.rss(pid, reset=True)
+    reply = worker.call(kwargs, cpu)
+    second_high = procfs.status_field(pid, "VmHWM") if reply.status == "returned" else None
+    figures = (module, held_before, libraries_before, before, first_high, held_after, libraries_after,
+               base, second_high)
+    if None in figures:
+        return reply, None
+    first_rise = (first_high - before) - max(0, libraries_after - libraries_before)
+    later = max(0, held_after - held_before) + max(0, second_high - base)
+    return reply, max(0, module) + max(0, first_rise, later)

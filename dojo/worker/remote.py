@@ -1,0 +1,186 @@
+"""The candidate's function as the judge calls it: a proxy to a sandboxed worker.
+
+``RemoteFunction(path, function)(**kwargs)`` behaves like the candidate's function would, as far
+as the judge can tell, without any of the candidate's code running in the judge's process:
+
+- it returns the value the worker sent (rebuilt from an envelope: plain values and arrays only;
+  anything else arrives as a ``dojo.worker.wire.Foreign`` stand-in that names its type);
+- an exception of the candidate's code becomes ``CandidateError`` (a ``ValueError`` when it was
+  one, so a contract check still counts), with the line of the kata file it came from;
+- exiting, raising ``SystemExit`` or ``KeyboardInterrupt``, the worker dying, or a malformed
+  answer become ``CandidateEscape``, an ordinary failure that says what happened;
+- writing into an input becomes ``InputModified``, with the input after the call;
+- a call past its CPU limit, or waiting without computing, becomes ``KataTimeout``; so does a
+  kata whose calls together pass ``cpu_budget`` (``TooSlow``: the answer is too slow, with its
+  figures).
+
+After a worker dies or is stopped, the next call starts a fresh one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dojo.worker.loader import KataTimeout
+from dojo.text.messages import message
+from dojo.text.messages import text as message_text
+from dojo.worker.workers import Limits, Worker
+
+#: CPU seconds all of one kata's calls may take together, in a judge's run.
+CPU_BUDGET = 20.0
+
+
+class CandidateError(Exception):
+    """An exception the candidate's code raised (in its worker), rebuilt from its description."""
+
+    def __init__(self, info: dict):
+        super().__init__(info.get("message", ""))
+        self.type_name = info.get("type", "Exception")
+        self.line = info.get("line")
+        self.source = info.get("source")
+        #: the NumPy-only rule's refusal as a message (``refusal``), when that is what it was
+        self.said = refusal(info.get("said"))
+
+    def __str__(self) -> str:
+        return self.args[0] if self.args else ""
+
+
+#: The messages the worker's import hook may attach to an ImportError (dojo/worker/zygote_child.py), with
+#: their parameters: the candidate's code runs there and could forge anything else.
+REFUSALS = {"kata.refused-import": {"module", "forbidden"}, "kata.judge-import": {"module"}}
+
+
+def refusal(said) -> dict | None:
+    """The import hook's refusal as a message, if ``said`` is one (plain short strings only)."""
+    if not isinstance(said, dict) or set(said) != {"id", "params"} or not isinstance(said["params"], dict):
+        return None
+    params = said["params"]
+    if REFUSALS.get(said["id"]) != set(params) or not all(isinstance(v, str) and len(v) < 200 for v in params.values()):
+        return None
+    return {"id": said["id"], "params": dict(params)}
+
+
+class CandidateValueError(CandidateError, ValueError):
+    """The candidate's code raised ValueError (or a subclass): what a contract check expects."""
+
+
+class CandidateEscape(Exception):
+    """The candidate's code ended its process, raised SystemExit/KeyboardInterrupt, or sent an
+    answer that is not one. ``message`` says which (``dojo.text.messages``)."""
+
+    def __init__(self, what, line: int | None = None, source: str | None = None):
+        self.message = what if isinstance(what, dict) else message("text", text=str(what))
+        super().__init__(message_text(self.message))
+        self.line, self.source = line, source
+
+
+class InputModified(Exception):
+    """The candidate's code wrote into inputs: ``after`` holds them as it left them, ``value``
+    is what it returned."""
+
+    def __init__(self, after: dict, value=None):
+        super().__init__(f"modified {', '.join(after)} in place")
+        self.after, self.value = after, value
+
+
+class TooSlow(KataTimeout):
+    """The kata's calls together took more CPU time than the judge allows (``message``: the
+    figures, as data)."""
+
+    def __init__(self, what: dict):
+        self.message = what
+        super().__init__(message_text(what))
+
+
+def _rebuild(info: dict, function: str) -> Exception:
+    if info.get("exception", True) and not info.get("module", "").startswith(("_pytest", "pytest", "hypothesis")):
+        return (CandidateValueError if info.get("value_error") else CandidateError)(info)
+    kind = info.get("type", "BaseException")
+    if kind == "SystemExit":
+        what = message("candidate.exit", function=function, code=repr(info.get("code")))
+    else:
+        said = info.get("message") or ""
+        what = message("candidate.stopped-judge", function=function, type=kind,
+                       colon=message("punct.colon") if said else "", text=said)
+    return CandidateEscape(what, info.get("line"), info.get("source"))
+
+
+#: Seconds a kata's calls may spend asleep in all (time.sleep, a lock, a blocking read), beside
+#: the CPU budget: calls that each sleep under the per-call limits still end within a minute.
+ASLEEP_BUDGET = 10.0
+
+
+class RemoteFunction:
+    """Call ``function`` of the kata file at ``path`` in a sandboxed worker."""
+
+    def __init__(self, path: Path, function: str, limits: Limits | None = None,
+                 cpu_budget: float | None = CPU_BUDGET, on_output=None):
+        self.path, self.function = Path(path), function
+        self.__name__ = function
+        self.limits = limits or Limits()
+        self.cpu_budget = cpu_budget
+        #: This process's part of the kata's properties (the dojo tool splits a kata across
+        #: processes): its part of the budget is ``cpu_budget * share``.
+        self.share = 1.0
+        self.worker = Worker(self.path, function, self.limits, on_output=on_output)
+        self.cpu_used = 0.0
+        #: seconds the worker was seen asleep in calls: a kata's calls may sleep ASLEEP_BUDGET
+        #: seconds in all (each call's own limit is Limits.asleep); a busy machine keeps a
+        #: process runnable, never asleep, so this counts no time the machine took
+        self.asleep_used = 0.0
+        self.calls = 0
+        #: Set by the judge: () -> fraction of this process's properties run so far, for the
+        #: estimate in a "too slow" verdict.
+        self.progress = None
+
+    def load(self) -> dict | None:
+        """Start the worker; the problem (state, message, line) if the file cannot be loaded."""
+        return self.worker.start()
+
+    @property
+    def sandbox(self) -> dict:
+        return self.worker.sandbox
+
+    def close(self) -> None:
+        self.worker.close()
+
+    def __call__(self, **kwargs):
+        return self._result(self.worker.call(kwargs))
+
+    def peak_memory(self, cpu: float | None = None, **kwargs) -> tuple[object, int | None]:
+        """(result, the memory a call needs: ``dojo.worker.memory``, in a fresh worker)."""
+        reply, peak = self.worker.peak_memory(kwargs, cpu)
+        return self._result(reply), peak
+
+    def _result(self, reply):
+        self.cpu_used += reply.cpu
+        self.asleep_used += reply.asleep
+        self.calls += 1
+        how = reply.said or message("text", text=reply.how)
+        if reply.status == "hung":
+            raise KataTimeout(reply.how, said=how)
+        if reply.status == "died":
+            raise CandidateEscape(message("candidate.died", function=self.function, how_text=how))
+        if reply.status == "broken":
+            raise CandidateEscape(message("candidate.broken", function=self.function, how_text=how))
+        self._check_budget()
+        if reply.status == "raised":
+            raise _rebuild(reply.info, self.function)
+        if reply.mutated:
+            raise InputModified(reply.mutated, reply.value)
+        return reply.value
+
+    def _check_budget(self) -> None:
+        if self.cpu_budget is not None and self.asleep_used > ASLEEP_BUDGET * self.share:
+            raise TooSlow(message("candidate.too-slow.asleep", function=self.function, calls=self.calls,
+                                  asleep=f"{self.asleep_used:.0f}", budget=f"{ASLEEP_BUDGET * self.share:g}"))
+        if self.cpu_budget is None or self.cpu_used <= self.cpu_budget * self.share:
+            return
+        each = self.cpu_used / max(1, self.calls)
+        estimate = ""
+        done = self.progress() if self.progress else None
+        if done:
+            total = self.calls / done / self.share
+            estimate = message("candidate.too-slow.estimate", calls=f"{total:.0f}", seconds=f"{total * each:.0f}")
+        raise TooSlow(message("candidate.too-slow", function=self.function, each=f"{each:.2g}",
+                              calls=self.calls, estimate=estimate, budget=f"{self.cpu_budget:g}"))

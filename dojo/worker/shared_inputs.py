@@ -1,0 +1,223 @@
+"""A call's array arguments in memory the judge reads itself: whether the call wrote into them is
+the judge's finding, never the worker's report.
+
+The judge (``SharedInputs``, in ``dojo.worker.workers``) writes every top-level ``ndarray`` argument of
+a call into one anonymous memory file (``memfd``, sealed against resizing), passes its
+descriptor with the request (``SCM_RIGHTS``), and keeps its own copy of the bytes. The worker
+(``attach``, in ``dojo.worker.zygote_child``) maps the file shared, closes the descriptor (keeping none:
+the mapping is made through the C library, not ``mmap.mmap``, which holds a duplicate) and gives the
+candidate's function arrays that *are* that memory. After the answer, the judge reads the file
+through its own descriptor and compares: a write into an argument shows there, whatever the
+code in the kata file did to the worker (the worker's own comparison, a trace function, NumPy
+itself), because none of that runs in the judge.
+
+What stays with the worker: arguments that are not arrays (lists, the "array-like" forms of a
+contract, scalars) are compared by the worker before and after the call (``zygote_child._call``),
+so code that rewrites the worker could hide a write into a list. And a worker rewritten to hand
+the function private copies of the shared arrays makes the function, as the judge calls it,
+leave its inputs alone: the judge sees the calls, not the code.
+
+Stdlib, and NumPy lazily.
+"""
+
+from __future__ import annotations
+
+import os
+
+#: Each array starts on a multiple of this many bytes (a cache line; NumPy's own alignment).
+ALIGN = 64
+#: The dtypes shared (the wire's plain kinds): booleans, numbers, strings, dates.
+KINDS = "biufcSUmM"
+
+
+def _shareable(value) -> bool:
+    import numpy as np
+
+    return (type(value) is np.ndarray and value.size > 0 and value.dtype.kind in KINDS
+            and value.dtype.fields is None and value.dtype.subdtype is None)
+
+
+def _memory_file(size: int) -> int:
+    """A descriptor of ``size`` bytes of anonymous memory (a temporary file where there is no memfd)."""
+    if hasattr(os, "memfd_create"):
+        fd = os.memfd_create("dojo-inputs", os.MFD_CLOEXEC | getattr(os, "MFD_ALLOW_SEALING", 0))
+    else:  # pragma: no cover - macOS
+        import tempfile
+
+        f = tempfile.TemporaryFile()
+        fd = os.dup(f.fileno())
+        f.close()
+    os.ftruncate(fd, size)
+    return fd
+
+
+def _seal(fd: int) -> None:
+    """No one may grow or shrink the file any more (a worker that truncates it would make the
+    judge read past its end)."""
+    try:
+        import fcntl
+
+        fcntl.fcntl(fd, fcntl.F_ADD_SEALS, fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_SEAL)
+    except (ImportError, AttributeError, OSError):  # pragma: no cover - no seals (older kernel, macOS)
+        pass
+
+
+class SharedInputs:
+    """The judge's side: ``kwargs``'s arrays in one memory file, and their bytes as given."""
+
+    def __init__(self, kwargs: dict):
+        self.fd: int | None = None
+        self.layout: dict[str, list] = {}  # name -> [offset, dtype, shape], for the worker
+        self._given: dict[str, bytes] = {}
+        self._size = 0
+        self.rest = {k: v for k, v in kwargs.items() if not (isinstance(k, str) and _shareable(v))}
+        shared = {k: v for k, v in kwargs.items() if k not in self.rest}
+        if not shared:
+            return
+        import numpy as np
+
+        offset = 0
+        for name, value in shared.items():
+            data = np.ascontiguousarray(value).tobytes()
+            self.layout[name] = [offset, value.dtype.str, list(value.shape)]
+            self._given[name] = data
+            offset += -(-len(data) // ALIGN) * ALIGN
+        self._size = offset
+        self.fd = _memory_file(offset)
+        try:
+            for name, data in self._given.items():
+                view, at = memoryview(data), self.layout[name][0]
+                while view:
+                    view = view[os.pwrite(self.fd, view, at + len(data) - len(view)):]
+            _seal(self.fd)
+        except BaseException:
+            self.close()
+            raise
+
+    def changed(self) -> dict:
+        """The arguments whose memory differs from what was given: name -> the array as it is now."""
+        if self.fd is None:
+            return {}
+        import numpy as np
+
+        changed = {}
+        for name, given in self._given.items():
+            offset, dtype, shape = self.layout[name]
+            now = os.pread(self.fd, len(given), offset)
+            if now != given:
+                if len(now) == len(given):
+                    changed[name] = np.frombuffer(now, dtype=dtype).reshape(shape).copy()
+                else:  # pragma: no cover - the seals forbid shrinking
+                    changed[name] = np.zeros(shape, dtype=dtype)
+        return changed
+
+    def remapped(self, pid: int) -> dict:
+        """The arguments whose memory the worker ``pid`` no longer maps from the file (code that
+        put private pages over an argument, ``mmap(MAP_FIXED)``, writes where the judge cannot
+        see): name -> a stand-in saying so. Read from ``/proc/PID/maps``; {} where it cannot be."""
+        if self.fd is None:
+            return {}
+        try:
+            inode = os.fstat(self.fd).st_ino
+            with open(f"/proc/{pid}/maps", "rb") as f:
+                lines = f.read().splitlines()
+        except OSError:
+            return {}
+        covered = []  # the file's byte ranges the worker maps
+        for line in lines:
+            if b"dojo-inputs" not in line:
+                continue
+            fields = line.split(None, 5)
+            try:
+                if int(fields[4]) != inode:
+                    continue
+                start, end = (int(x, 16) for x in fields[0].split(b"-"))
+                offset = int(fields[2], 16)
+            except (IndexError, ValueError):
+                continue
+            covered.append((offset, offset + end - start))
+        from dojo.worker.wire import Foreign
+
+        gone = {}
+        for name, (offset, _dtype, _shape) in self.layout.items():
+            stop = offset + len(self._given[name])
+            if not any(a <= offset and stop <= b for a, b in covered):
+                gone[name] = Foreign("remapped", "<its memory was replaced by private pages during the call "
+                                                 "(mmap over the caller's array): what was written there is not seen>")
+        return gone
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+
+class LayoutError(ValueError):
+    """A request whose shared layout the worker cannot map."""
+
+
+def attach(layout, fd: int | None) -> dict:
+    """The worker's side: the shared arrays as views of the judge's memory file (``fd`` is closed)."""
+    if not layout:
+        if fd is not None:
+            os.close(fd)
+        return {}
+    if fd is None:
+        raise LayoutError("a request with shared arrays but no memory file")
+    import numpy as np
+
+    try:
+        if not isinstance(layout, dict):
+            raise LayoutError("a shared layout that is not an object")
+        end = 0
+        for name, entry in layout.items():
+            if not (isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], int)
+                    and isinstance(entry[1], str) and isinstance(entry[2], list)):
+                raise LayoutError(f"a malformed shared entry for {name!r}")
+            count = 1
+            for n in entry[2]:
+                count *= int(n)
+            end = max(end, entry[0] + count * np.dtype(entry[1]).itemsize)
+        memory = _map(fd, end)
+    finally:
+        os.close(fd)
+    return {name: np.ndarray(tuple(shape), dtype=np.dtype(dtype), buffer=memory, offset=offset)
+            for name, (offset, dtype, shape) in layout.items()}
+
+
+def _map(fd: int, size: int):
+    """``size`` bytes of ``fd`` mapped shared, as a writable buffer that holds no descriptor (the
+    standard library's ``mmap`` keeps a duplicate of ``fd`` open, and a worker holds nothing but
+    its channel) and is unmapped when the last array on it is gone."""
+    import ctypes
+    import mmap
+    import weakref
+
+    libc = _libc()
+    if libc is None:  # pragma: no cover - no C library to ask: the standard library's mapping
+        return mmap.mmap(fd, size, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
+    address = libc.mmap(None, size, mmap.PROT_READ | mmap.PROT_WRITE, mmap.MAP_SHARED, fd, 0)
+    if address in (None, ctypes.c_void_p(-1).value):
+        raise LayoutError(f"the memory file could not be mapped (errno {ctypes.get_errno()})")
+    memory = (ctypes.c_char * size).from_address(address)
+    weakref.finalize(memory, libc.munmap, address, size)
+    return memory
+
+
+_LIBC: list = []
+
+
+def _libc():
+    if not _LIBC:
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.mmap.restype = ctypes.c_void_p
+            libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                                  ctypes.c_long]
+            libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+            _LIBC.append(libc)
+        except (OSError, AttributeError, ImportError):  # pragma: no cover
+            _LIBC.append(None)
+    return _LIBC[0]
