@@ -6,6 +6,8 @@ import numpy as np
 # Its outputs are the reference's: only the judge's memory property sees this bug, so the
 # diagnosis (which compares outputs) never names it.
 SHOWS_IN_VALUES = False
+#: Their values are all right (only memory tells them apart), so no input tells them apart by value.
+BEHAVES_LIKE = ('full_matrix_when_causal', 'keeps_the_scores_between_calls', 'full_matrix_then_remembers')
 
 
 def flash_attention(q, k, v, block_size, causal=False):

@@ -8,6 +8,8 @@ import numpy as np
 # Its outputs are the reference's: only the judge's memory property sees this bug, so the
 # diagnosis (which compares outputs) never names it.
 SHOWS_IN_VALUES = False
+#: Their values are all right (only memory tells them apart), so no input tells them apart by value.
+BEHAVES_LIKE = ('full_matrix', 'full_matrix_when_causal', 'full_matrix_then_remembers')
 
 _BUFFERS = {}  # (n, m) -> an (n, m) float64 buffer, kept between calls
 

@@ -30,5 +30,5 @@ def linear_attention(q, k, v, causal=False):
 
 
 SHOWS_IN_VALUES = False
-#: Both build an n×m matrix, one when causal, the other when not: their values are right, so no input tells them apart by value.
-BEHAVES_LIKE = ("full_matrix_when_not_causal",)
+#: Their values are all right (only memory tells them apart), so no input tells them apart by value.
+BEHAVES_LIKE = ('full_matrix_when_not_causal', 'keeps_a_matrix_between_calls')

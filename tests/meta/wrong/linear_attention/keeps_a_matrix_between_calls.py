@@ -6,6 +6,8 @@ import numpy as np
 # Its outputs are right: only the judge's memory property sees this bug, so the diagnosis
 # (which compares outputs) never names it.
 SHOWS_IN_VALUES = False
+#: Their values are all right (only memory tells them apart), so no input tells them apart by value.
+BEHAVES_LIKE = ('causal_full_matrix', 'full_matrix_when_not_causal')
 
 _BUFFERS = {}  # (n, m) -> an (n, m) float64 buffer, kept between calls
 
