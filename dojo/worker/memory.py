@@ -36,7 +36,7 @@ def peak(worker, kwargs: dict, cpu: float | None = None):
     worker.close()
     if worker.start() is not None:
         return worker.call(kwargs, cpu), None
-    pid, folder = worker.pid, str(worker._tmp)  # the worker's own temporary folder
+    pid, folder = worker.pid, str(worker.folder)
     module = procfs.anonymous_beyond_parent(pid)
     held_before, libraries_before = _held(pid, folder)
     before = procfs.rss(pid, reset=True)

@@ -31,26 +31,26 @@ def cpu(pid: int | None) -> float | None:
     return cpu_and_state(pid)[0]
 
 
-def status_field(pid: int, name: str) -> int | None:
+def _status_number(pid: int, name: str) -> int | None:
+    """The number after ``name:`` in ``/proc/PID/status``, as written (memory fields are in kB)."""
     try:
         with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as f:
             for line in f:
                 if line.startswith(name + ":"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
-
-
-def parent(pid: int) -> int | None:
-    try:
-        with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as f:
-            for line in f:
-                if line.startswith("PPid:"):
                     return int(line.split()[1])
     except (OSError, ValueError, IndexError):
         pass
     return None
+
+
+def status_field(pid: int, name: str) -> int | None:
+    """A memory field of ``/proc/PID/status`` (VmRSS, RssAnon, ...), in bytes."""
+    kib = _status_number(pid, name)
+    return None if kib is None else kib * 1024
+
+
+def parent(pid: int) -> int | None:
+    return _status_number(pid, "PPid")
 
 
 def anonymous_beyond_parent(pid: int) -> int | None:

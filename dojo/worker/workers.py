@@ -102,6 +102,11 @@ class Worker:
         self._printed_size = self._dropped = 0
         self._maps, self._remapped = random.Random(), False  # its own: Hypothesis seeds the global one
 
+    @property
+    def folder(self) -> str | None:
+        """The running worker's own temporary folder (the one place it may write)."""
+        return self._tmp
+
     # -- lifecycle --------------------------------------------------------------------------
     def start(self) -> dict | None:
         """Start a worker now (if none runs); the load problem, if the file cannot be loaded."""
