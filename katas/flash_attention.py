@@ -27,8 +27,8 @@ def flash_attention(q, k, v, block_size, causal=False):
     Memory is part of the contract: never hold an array of n·m elements, not even one kept
     between calls. At n = m = 2048, d_k = d_v = 16 and block_size = 64, causal or not, a call
     needs less than 16 MiB (resident memory, as the kernel counts it, in a process that has made
-    no call yet: what your module and a first call keep, plus the rise during a call); one full
-    score matrix would be 32 MiB.
+    no call yet: the rise during a first call, or what that call left behind plus the rise
+    during a second one); one full score matrix would be 32 MiB.
 
     Raises ValueError (a subclass is fine), with a message a person can act on, when:
     - block_size is not a positive int;

@@ -40,8 +40,8 @@ def linear_attention(q, k, v, causal=False):
     Memory is part of the contract: never hold an array of n·m elements, not even one kept
     between calls. At n = m = 4096 and d_k = d_v = 16, causal or not, a call needs less than
     40 MiB (resident memory, as the kernel counts it, in a process that has made no call yet:
-    what your module and a first call keep, plus the rise during a call); one full n×m matrix
-    would be 128 MiB.
+    the rise during a first call, or what that call left behind plus the rise during a second
+    one); one full n×m matrix would be 128 MiB.
 
     Raises ValueError (a subclass is fine), with a message a person can act on, when:
     - q, k or v is not 2-D, or has a zero dimension;
