@@ -4,7 +4,7 @@ module holds, what a first call leaves resident, and the rise during a second ca
 
     python benchmarks/flash_memory.py [--calls 4]
 
-For the reference, every right answer in tests/meta/right/flash_attention/ and the wrong
+For the reference, every right answer in tests/katas/flash_attention/right/ and the wrong
 answers the bound must catch (the full matrix; the full matrix only when causal; a score matrix
 kept between calls): --calls measures each with causal False and True, in MiB.
 """
@@ -30,8 +30,8 @@ def main() -> int:
     rng = np.random.default_rng(0)
     inputs = {name: rng.normal(size=(2048, 16)) for name in "qkv"}
     files = [REPO / "solutions" / "flash_attention.py",
-             *sorted((REPO / "tests" / "meta" / "right" / "flash_attention").glob("*.py")),
-             *(REPO / "tests" / "meta" / "wrong" / "flash_attention" / f"{name}.py"
+             *sorted((REPO / "tests" / "katas" / "flash_attention" / "right").glob("*.py")),
+             *(REPO / "tests" / "katas" / "flash_attention" / "wrong" / f"{name}.py"
                for name in ("full_matrix", "full_matrix_when_causal", "keeps_the_scores_between_calls"))]
     for path in files:
         fn = RemoteFunction(path, "flash_attention", cpu_budget=None)

@@ -7,7 +7,7 @@ on correct files and on every known-wrong file, as whole processes, in scratch c
 For each kata it prints a table:
   1. `dojo test KATA` on the reference answer in a fresh clone: the first run (nothing compiled,
      no state) and later runs (median of --runs);
-  2. `dojo test KATA` on every file in tests/meta/wrong/KATA/ with an empty state folder (a
+  2. `dojo test KATA` on every file in tests/katas/KATA/wrong/ with an empty state folder (a
      fresh clone's first look at that bug): median and slowest, and whether the verdict still
      shows the failing input;
   3. `dojo watch KATA`: save -> verdict, alternating the reference and wrong files;
@@ -133,7 +133,7 @@ def time_baseline(runs: int) -> float:
 
 def bench_kata(kata: registry.Kata, runs: int) -> None:
     right = (REPO / "solutions" / f"{kata.module}.py").read_text()
-    wrong_files = sorted((REPO / "tests" / "meta" / "wrong" / kata.module).glob("*.py"))
+    wrong_files = sorted((REPO / "tests" / "katas" / kata.module / "wrong").glob("*.py"))
     baseline[0] = time_baseline(runs)
     print(f"\n{kata.module}   (baseline `python -c \"import numpy, pytest, hypothesis\"`: {baseline[0]:.2f} s)")
 

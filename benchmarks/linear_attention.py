@@ -7,7 +7,7 @@ For each implementation, in this process: the median and best wall time of --run
 a warm-up call) and tracemalloc's peak during one call (NumPy reports its allocations to it).
 Then the judge's own measure (dojo/worker/memory.py; the bound is in tests/test_linear_attention.py):
 in a fresh worker, what the module holds, what a first call leaves resident and the rise during
-a second call, for the reference, every right answer in tests/meta/right/linear_attention/, the
+a second call, for the reference, every right answer in tests/katas/linear_attention/right/, the
 full-matrix wrong answer and the one that keeps its matrix between calls.
 """
 
@@ -29,7 +29,7 @@ from dojo.worker.loader import load_kata  # noqa: E402
 from dojo.worker.remote import RemoteFunction  # noqa: E402
 
 N, D = 4096, 16
-WRONG_FULL = REPO / "tests" / "meta" / "wrong" / "linear_attention" / "causal_full_matrix.py"
+WRONG_FULL = REPO / "tests" / "katas" / "linear_attention" / "wrong" / "causal_full_matrix.py"
 
 
 def timed(fn, inputs, runs: int) -> tuple[float, float]:
@@ -71,7 +71,7 @@ def main() -> int:
         print(f"{name:34} {median * 1e3:7.1f} ms {best * 1e3:7.1f} ms {peak / 2**20:13.1f} MiB")
     print("the judge's measure (in a fresh worker: module + first call kept + second call's rise; bound 40 MiB):")
     files = [REPO / "solutions" / "linear_attention.py",
-             *sorted((REPO / "tests" / "meta" / "right" / "linear_attention").glob("*.py")), WRONG_FULL,
+             *sorted((REPO / "tests" / "katas" / "linear_attention" / "right").glob("*.py")), WRONG_FULL,
              WRONG_FULL.parent / "keeps_a_matrix_between_calls.py"]
     for path in files:
         fn = RemoteFunction(path, "linear_attention", cpu_budget=None)

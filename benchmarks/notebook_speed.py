@@ -10,7 +10,7 @@ Needs the notebook extra (``pip install -e ".[notebook]"``). Works in a scratch 
 repository (``judge_speed.clone``) with an empty state folder; the kernel is started from a
 temporary kernelspec that points at this Python (a user's own kernels are never used). The
 cells alternate the reference answer and the first known wrong answer of the kata (in
-tests/meta/wrong/KATA/), so every cell writes a changed file, as a candidate's edit does. The
+tests/katas/KATA/wrong/), so every cell writes a changed file, as a candidate's edit does. The
 first cell of each (nothing compiled yet) is reported on its own; then median and slowest.
 Wall-clock seconds; the machine should be otherwise idle.
 """
@@ -86,7 +86,7 @@ def main() -> int:
     root = clone()
     state = root.parent / "state"
     right = (REPO / "solutions" / f"{KATA}.py").read_text()
-    wrong = (sorted((REPO / "tests" / "meta" / "wrong" / KATA).glob("*.py"))[0]).read_text()
+    wrong = (sorted((REPO / "tests" / "katas" / KATA / "wrong").glob("*.py"))[0]).read_text()
     km = kernel(root, state)
     client = km.client()
     client.start_channels()

@@ -31,7 +31,7 @@ def scratch() -> Path:
     root.mkdir()
     for name in ("katas", "solutions"):
         shutil.copytree(REPO / name, root / name)
-    shutil.copytree(REPO / "tests", root / "tests", ignore=shutil.ignore_patterns("meta", "tool", "__pycache__"))
+    shutil.copytree(REPO / "tests", root / "tests", ignore=shutil.ignore_patterns("meta", "tool", "katas", "__pycache__"))
     for name in ("conftest.py", "pyproject.toml"):
         shutil.copy(REPO / name, root / name)
     shutil.copy(REPO / "solutions" / "softmax.py", root / "katas" / "softmax.py")
@@ -74,7 +74,7 @@ def watch_latency(root, runs):
         return len(buf)
 
     good = (REPO / "solutions" / "softmax.py").read_text()
-    bad = (REPO / "tests" / "meta" / "wrong" / "softmax" / "ignores_axis.py").read_text()
+    bad = (REPO / "tests" / "katas" / "softmax" / "wrong" / "ignores_axis.py").read_text()
     pos = wait_for(b"properties pass", 0)
     times = []
     for i in range(2 * (runs + 1)):

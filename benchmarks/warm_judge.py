@@ -86,7 +86,7 @@ def main() -> None:
                 paired("pytest tests/test_KATA.py --impl solutions",
                        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                         f"tests/test_{kata.module}.py", "--impl", "solutions"], root, env, args.runs, warmup=1)
-            wrong = sorted((root / "tests" / "meta" / "wrong" / kata.module).glob("*.py"))[0]
+            wrong = sorted((root / "tests" / "katas" / kata.module / "wrong").glob("*.py"))[0]
             shutil.copy(wrong, target)
             rows[kata.module, "wrong"] = paired(f"dojo test, {wrong.stem} (warm judge)"[:44], dojo + [kata.module],
                                                 root, env, args.runs, warmup=2)

@@ -1,5 +1,5 @@
 """The largest realistic case of each kata: its compare battery's speed run at the realistic size
-(``dojo/catalogue/batteries/<kata>.py``, ``Speed.build(Speed.sizes[1])``: hundreds to thousands of tokens;
+(``dojo/catalogue/katas/<kata>/battery.py``, ``Speed.build(Speed.sizes[1])``: hundreds to thousands of tokens;
 the smaller size for the few katas in ``SMALLER``),
 as the keyword arguments of one call.
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 
 #: Katas whose speed run's smaller size is used instead: at the realistic size a correct answer
-#: that loops over rows, heads or pairs (tests/meta/right/) needs more than a third of the
+#: that loops over rows, heads or pairs (tests/katas/<kata>/right/) needs more than a third of the
 #: self-check's 1 s per call (CPU seconds measured at (smaller, realistic) on this 2-core
 #: machine: rope's pair_loop 0.24, 1.14 at n = 1024, 4096; batched attention's loops 0.33, 0.54
 #: at n = 64, 128; latent attention's absorbed 0.25, 0.38 at n = 128, 256).

@@ -40,7 +40,7 @@ from tests.judge import (
 
 FUNCTION = "alibi_attention"
 NAMES = ("q", "k", "v")
-#: The judge's messages: dojo/text/locale/<lang>/judge/alibi_attention.toml.
+#: The judge's messages: dojo/catalogue/katas/alibi_attention/<lang>/judge.toml.
 M = "judge.alibi_attention"
 
 

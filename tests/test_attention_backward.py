@@ -42,8 +42,8 @@ GRADS = ("dq", "dk", "dv")
 
 
 def said(key: str, **params) -> dict:
-    """A sentence of this judge, ``judge.attention_backward.<key>`` (dojo/text/locale/<lang>/judge/
-    attention_backward.toml), its values as strings (a message stays a message)."""
+    """A sentence of this judge, ``judge.attention_backward.<key>`` (dojo/catalogue/katas/attention_backward/<lang>/
+    judge.toml), its values as strings (a message stays a message)."""
     return message(f"judge.attention_backward.{key}", **{k: v if is_message(v) else str(v) for k, v in params.items()})
 
 

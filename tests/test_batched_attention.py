@@ -29,8 +29,8 @@ ARRAYS = ("x",) + PARAMS
 
 
 def said(key: str, **params) -> dict:
-    """A sentence of this judge, ``judge.batched_attention.<key>`` (dojo/text/locale/<lang>/judge/
-    batched_attention.toml), its values as strings (a message stays a message)."""
+    """A sentence of this judge, ``judge.batched_attention.<key>`` (dojo/catalogue/katas/batched_attention/<lang>/
+    judge.toml), its values as strings (a message stays a message)."""
     return message(f"judge.batched_attention.{key}", **{k: v if is_message(v) else str(v) for k, v in params.items()})
 
 

@@ -32,7 +32,7 @@ from tests.judge import (
 
 FUNCTION = "causal_self_attention"
 NAMES = ("x", "w_q", "w_k", "w_v")
-#: The judge's messages: dojo/text/locale/<lang>/judge/causal_self_attention.toml.
+#: The judge's messages: dojo/catalogue/katas/causal_self_attention/<lang>/judge.toml.
 M = "judge.causal_self_attention"
 
 

@@ -37,8 +37,8 @@ INPUTS = ("x", "w_q", "w_k", "w_v", "w_o")
 
 
 def said(key: str, **params) -> dict:
-    """A sentence of this judge, ``judge.grouped_query_attention.<key>`` (dojo/text/locale/<lang>/judge/
-    grouped_query_attention.toml), its values as strings (a message stays a message)."""
+    """A sentence of this judge, ``judge.grouped_query_attention.<key>`` (dojo/catalogue/katas/grouped_query_attention/<lang>/
+    judge.toml), its values as strings (a message stays a message)."""
     return message(f"judge.grouped_query_attention.{key}",
                    **{k: v if is_message(v) else str(v) for k, v in params.items()})
 

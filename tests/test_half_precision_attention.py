@@ -28,7 +28,7 @@ from tests.contract import QKV, Contract, not_2d_forms, rejects_each_call
 from tests.judge import KataMismatch, check_leaves_inputs_alone, expect_value_error, prop
 
 FUNCTION = "half_precision_attention"
-#: The judge's messages: dojo/text/locale/<lang>/judge/half_precision_attention.toml.
+#: The judge's messages: dojo/catalogue/katas/half_precision_attention/<lang>/judge.toml.
 M = "judge.half_precision_attention"
 #: The contract's accuracy, named once (dojo/catalogue/tolerances.py); the battery names the same one.
 TOLERANCE = "float16_attention"

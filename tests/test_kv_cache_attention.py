@@ -36,7 +36,7 @@ from tests.judge import (
 
 FUNCTION = "cached_causal_attention"
 NAMES = ("q", "k", "v")
-#: The judge's messages: dojo/text/locale/<lang>/judge/kv_cache_attention.toml.
+#: The judge's messages: dojo/catalogue/katas/kv_cache_attention/<lang>/judge.toml.
 M = "judge.kv_cache_attention"
 
 

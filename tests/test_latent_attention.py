@@ -25,7 +25,7 @@ from tests.judge import KataMismatch, check_array, check_close, check_that, expe
 
 INPUTS = ("x", "w_dkv", "w_uk", "w_uv", "w_q", "w_qr", "w_kr", "w_o")
 OUTPUTS = ("out", "c_kv", "k_rope")
-#: The judge's messages: dojo/text/locale/<lang>/judge/latent_attention.toml.
+#: The judge's messages: dojo/catalogue/katas/latent_attention/<lang>/judge.toml.
 M = "judge.latent_attention"
 
 CONTRACT = Contract({

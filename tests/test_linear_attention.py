@@ -46,8 +46,8 @@ NAMES = ("q", "k", "v")
 
 
 def said(key: str, **params) -> dict:
-    """A sentence of this judge, ``judge.linear_attention.<key>`` (dojo/text/locale/<lang>/judge/
-    linear_attention.toml), its values as strings (a message stays a message)."""
+    """A sentence of this judge, ``judge.linear_attention.<key>`` (dojo/catalogue/katas/linear_attention/<lang>/
+    judge.toml), its values as strings (a message stays a message)."""
     return message(f"judge.linear_attention.{key}", **{k: v if is_message(v) else str(v) for k, v in params.items()})
 
 

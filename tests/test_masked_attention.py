@@ -30,7 +30,7 @@ from tests.judge import (
 )
 
 FUNCTION = "scaled_dot_product_attention"
-#: The judge's messages: dojo/text/locale/<lang>/judge/masked_attention.toml.
+#: The judge's messages: dojo/catalogue/katas/masked_attention/<lang>/judge.toml.
 M = "judge.masked_attention"
 
 

@@ -23,7 +23,7 @@ from tests.contract import Contract, fresh, rejects_each_call
 from tests.judge import KataMismatch, check_close, check_pair, check_that, expect_value_error, prop
 
 INPUTS = ("x", "w_q", "w_k", "w_v", "w_o")
-#: The judge's messages: dojo/text/locale/<lang>/judge/multihead_attention.toml.
+#: The judge's messages: dojo/catalogue/katas/multihead_attention/<lang>/judge.toml.
 M = "judge.multihead_attention"
 
 

@@ -39,7 +39,7 @@ from tests.judge import (
 
 FUNCTION = "paged_attention"
 ARRAYS = ("q", "k_pages", "v_pages")
-#: The judge's messages: dojo/text/locale/<lang>/judge/paged_attention.toml.
+#: The judge's messages: dojo/catalogue/katas/paged_attention/<lang>/judge.toml.
 M = "judge.paged_attention"
 
 

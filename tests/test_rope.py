@@ -32,7 +32,7 @@ FUNCTION = "apply_rope"
 
 
 def said(key: str, **params) -> dict:
-    """A sentence of this judge, ``judge.rope.<key>`` (dojo/text/locale/<lang>/judge/rope.toml), its
+    """A sentence of this judge, ``judge.rope.<key>`` (dojo/catalogue/katas/rope/<lang>/judge.toml), its
     values as strings (a message stays a message)."""
     return message(f"judge.rope.{key}", **{k: v if is_message(v) else str(v) for k, v in params.items()})
 

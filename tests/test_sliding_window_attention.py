@@ -36,7 +36,7 @@ from tests.judge import (
 
 FUNCTION = "sliding_window_attention"
 NAMES = ("q", "k", "v")
-#: The judge's messages: dojo/text/locale/<lang>/judge/sliding_window_attention.toml.
+#: The judge's messages: dojo/catalogue/katas/sliding_window_attention/<lang>/judge.toml.
 M = "judge.sliding_window_attention"
 
 

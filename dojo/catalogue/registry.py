@@ -1,15 +1,18 @@
-"""The one registry of katas (``registry.toml``), read by the tool, the judge and the docs.
+"""The registry of katas, read by the tool, the judge and the docs: one ``kata.toml`` in each
+kata's folder, ``dojo/catalogue/katas/<module>/`` (its format: README.md there), in the order
+of their ``number``.
 
-Adding a kata means adding four things: ``katas/<module>.py`` (the stub),
-``solutions/<module>.py`` (the model answer), ``tests/test_<module>.py`` (the judge) and one
-``[[kata]]`` entry in ``registry.toml``. ``check_registry`` refuses a registry that breaks that.
+Adding a kata means adding its four places: ``katas/<module>.py`` (the stub),
+``solutions/<module>.py`` (the model answer), ``tests/test_<module>.py`` with
+``tests/katas/<module>/`` (the judge and its self-check) and ``dojo/catalogue/katas/<module>/``
+(what the tool teaches with). ``check_registry`` refuses a registry that breaks that.
 
 A kata is one function (``function``), never more: the stub, the judge, the worker, the diagnosis
 and ``dojo compare`` call that one name (README, "One kata, one function").
 
 Each entry ends with its follow-up questions, one ``[[kata.followup]]`` table each: the question,
 its model answer (3 to 8 lines once re-wrapped at 95 columns) and optionally the name of a
-demonstration in ``dojo/catalogue/demos/`` that computes the answer's numbers live.
+demonstration in ``dojo/catalogue/katas/<kata>/demos.py`` that computes the answer's numbers live.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-REGISTRY_FILE = Path(__file__).with_name("registry.toml")
+KATAS_FOLDER = Path(__file__).with_name("katas")
 DIFFICULTIES = ("easy", "medium", "hard")
 #: A model answer, re-wrapped at ANSWER_WIDTH columns, takes ANSWER_LINES lines (both ends
 #: included). That is how `dojo followups --answers` shows it, behind a 5-column indent.
@@ -79,6 +82,20 @@ class Kata:
     def test_path(self) -> Path:
         return ROOT / "tests" / f"test_{self.module}.py"
 
+    @property
+    def home(self) -> Path:
+        """Its folder of what the tool teaches with: entry, battery, demonstrations, words."""
+        return KATAS_FOLDER / self.module
+
+    @property
+    def checks(self) -> Path:
+        """Its judge's self-check folder: ``wrong/`` and ``right/`` files, its tool test."""
+        return ROOT / "tests" / "katas" / self.module
+
+    def implementations(self, kind: str) -> list[Path]:
+        """Its known ``"wrong"`` or ``"right"`` files, in name order."""
+        return sorted((self.checks / kind).glob("*.py"))
+
 
 class RegistryError(ValueError):
     """The registry file itself is malformed."""
@@ -99,13 +116,34 @@ def _followup(path: Path, module: str, entry) -> Followup:
     return Followup(question=entry.get("question", ""), answer=entry.get("answer", ""), demo=entry.get("demo"))
 
 
-def _load(path: Path = REGISTRY_FILE) -> tuple[Kata, ...]:
-    with open(path, "rb") as f:
-        raw = tomllib.load(f)
-    return parse(raw, path)
+def _entries(folder: Path = KATAS_FOLDER) -> list[tuple[Path, dict]]:
+    """Every kata folder's ``kata.toml``, parsed, in the order of their numbers (a file that
+    does not parse, or lacks a whole-number ``number``, is a RegistryError naming it)."""
+    found = []
+    for path in sorted(folder.glob("*/kata.toml")):
+        try:
+            with open(path, "rb") as f:
+                entry = tomllib.load(f)
+        except tomllib.TOMLDecodeError as e:
+            raise RegistryError(f"{path}: {e}") from None
+        number = entry.get("number")
+        if not isinstance(number, int) or isinstance(number, bool):
+            raise RegistryError(f"{path}: needs `number = N` (its place in the order of katas)")
+        if entry.get("module") != path.parent.name:
+            raise RegistryError(f"{path}: module = {entry.get('module')!r}, but its folder is {path.parent.name!r}")
+        found.append((path, entry))
+    found.sort(key=lambda pe: pe[1]["number"])
+    numbers = [e["number"] for _, e in found]
+    if numbers != list(range(1, len(found) + 1)):
+        raise RegistryError(f"{folder}: kata numbers must be 1 to {len(found)}, each once; they are {numbers}")
+    return found
 
 
-def parse(raw: dict, path: Path = REGISTRY_FILE) -> tuple[Kata, ...]:
+def _load(folder: Path = KATAS_FOLDER) -> tuple[Kata, ...]:
+    return tuple(k for path, entry in _entries(folder) for k in parse({"kata": [entry]}, path))
+
+
+def parse(raw: dict, path: Path = KATAS_FOLDER) -> tuple[Kata, ...]:
     """Katas from the registry's parsed TOML (``path`` only names it in errors)."""
     katas = []
     for entry in raw.get("kata", []):
@@ -178,8 +216,9 @@ def check_registry(katas: tuple[Kata, ...] = KATAS) -> list[str]:
             problems.append(f"{k.module}: needs hints, none empty")
         problems += followup_problems(k)
         problems += chain_problems(k, katas)
-        for what, path in (("stub", k.stub_path), ("solution", k.solution_path), ("tests", k.test_path)):
-            if not path.is_file():
+        for what, path in (("stub", k.stub_path), ("solution", k.solution_path), ("tests", k.test_path),
+                           ("self-check folder", k.checks)):
+            if not (path.is_dir() if path == k.checks else path.is_file()):
                 problems.append(f"{k.module}: {what} file {path.relative_to(ROOT)} is missing")
     return problems
 
@@ -228,5 +267,5 @@ def followup_problems(kata: Kata) -> list[str]:
         elif not low <= lines <= high:
             problems.append(f"{where}: its answer takes {lines} lines at {ANSWER_WIDTH} columns, not {low} to {high}")
         if f.demo is not None and f.demo not in DEMOS:
-            problems.append(f"{where}: no demonstration called {f.demo!r} in dojo/catalogue/demos/")
+            problems.append(f"{where}: no demonstration called {f.demo!r} in dojo/catalogue/katas/<kata>/demos.py")
     return problems

@@ -2,7 +2,7 @@
 
 Most katas compute in float64 and are compared at rtol 1e-9, atol 1e-12 (tests/tolerance.py).
 A kata whose contract states another accuracy names it once, in its battery
-(``Battery.tolerance = "<name>"``, dojo/catalogue/batteries/<kata>.py), and the judge
+(``Battery.tolerance = "<name>"``, dojo/catalogue/katas/<kata>/battery.py), and the judge
 (tests/test_<kata>.py), the diagnosis (dojo/judge/diagnosis.py) and ``dojo compare``
 (dojo/commands/compare/agreement.py) all compare through ``within`` with that name, so the three never
 disagree about what "the same answer" means.

@@ -1,7 +1,7 @@
 """Say which known bug an answer behaves like, and only when that is reproduced.
 
 The judge's self-check keeps a catalogue of realistic wrong answers per kata
-(``tests/meta/wrong/<kata>/*.py``, each with a one-line description). When an answer fails,
+(``tests/katas/<kata>/wrong/*.py``, each with a one-line description). When an answer fails,
 its behaviour is compared with every one of them on the inputs it failed on and on the kata's
 ``dojo compare`` battery (edge, random and error cases): the same values within the judge's
 tolerance, the same dtype and shape, the same inputs written into, or the same kind of error.
@@ -55,7 +55,7 @@ from dojo.worker.isolate import Outcome, call_here
 from dojo.worker.loader import KataTimeout, module_name_for, time_limit
 
 ROOT = Path(__file__).resolve().parents[2]
-WRONG = ROOT / "tests" / "meta" / "wrong"
+WRONG = ROOT / "tests" / "katas"  # then KATA / "wrong" / FILE
 RTOL = 1e-9
 ATOL = 1e-12
 #: Each call gets at most this long (one catalogue file hangs on purpose), and the whole
@@ -104,7 +104,7 @@ class Known:
 
 def catalogue(kata: str, folder: Path = WRONG) -> list[Known]:
     """The known-wrong implementations of ``kata``, described, in name order."""
-    return [_known(path, path.stat().st_mtime_ns) for path in sorted((folder / kata).glob("*.py"))]
+    return [_known(path, path.stat().st_mtime_ns) for path in sorted((folder / kata / "wrong").glob("*.py"))]
 
 
 _CONSTANTS = ("BEHAVES_LIKE", "SHOWS_IN_VALUES", "TOLERANCE", "UNCHECKED", "FIRST_DRAFT_OF")

@@ -169,7 +169,7 @@ def normalise(record: dict) -> dict:
 
 def diagnosis_description(diagnosis: str | None, lang: str | None = None) -> str | None:
     """The description of a catalogued bug (``kata/stem``: the first line of the docstring of
-    ``tests/meta/wrong/<kata>/<stem>.py``, in ``lang``: ``dojo.text.locale.bug_description``), None
+    ``tests/katas/<kata>/wrong/<stem>.py``, in ``lang``: ``dojo.text.locale.bug_description``), None
     if there is no such file. No full stop at its end: a sentence around it ends it."""
     import ast
     from pathlib import Path
@@ -179,7 +179,7 @@ def diagnosis_description(diagnosis: str | None, lang: str | None = None) -> str
     kata, stem = diagnosis.split("/")
     if not (kata.isidentifier() and stem.isidentifier()):
         return None
-    path = Path(__file__).resolve().parents[2] / "tests" / "meta" / "wrong" / kata / f"{stem}.py"
+    path = Path(__file__).resolve().parents[2] / "tests" / "katas" / kata / "wrong" / f"{stem}.py"
     try:
         doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or stem
     except (OSError, SyntaxError, ValueError):
@@ -279,7 +279,7 @@ def diagnosis_ref(value, kata: str | None):
         return {"text": str(value)}
     from pathlib import Path
 
-    folder = Path(__file__).resolve().parents[2] / "tests" / "meta" / "wrong" / str(kata or "")
+    folder = Path(__file__).resolve().parents[2] / "tests" / "katas" / str(kata or "") / "wrong"
     if kata and folder.is_dir():
         for path in sorted(folder.glob("*.py")):
             if diagnosis_description(f"{kata}/{path.stem}", "en") == value.rstrip("."):

@@ -1,7 +1,7 @@
 """Run a kata's properties, in-process, against any implementation file.
 
-The judge checks itself with this: every wrong implementation in tests/meta/wrong must break
-at least one property, every right one in tests/meta/right must pass them all.
+The judge checks itself with this: every wrong implementation in tests/katas/<kata>/wrong/ must
+break at least one property, every right one in tests/katas/<kata>/right/ must pass them all.
 """
 
 from __future__ import annotations
@@ -43,12 +43,8 @@ def properties(kata: str):
 
 
 def implementations(kind: str) -> list[tuple[str, Path]]:
-    """(kata, path) for every file in tests/meta/<kind>/<kata>/."""
-    return [
-        (k.module, p)
-        for k in registry.KATAS
-        for p in sorted((META / kind / k.module).glob("*.py"))
-    ]
+    """(kata, path) for every file in tests/katas/<kata>/<kind>/."""
+    return [(k.module, p) for k in registry.KATAS for p in k.implementations(kind)]
 
 
 def described(path: Path) -> str:

@@ -73,7 +73,7 @@ def test_every_realistic_bug_is_caught(case):
     twins = {path.stem, *entry.behaves_like}
     assert found is not None and path.stem in found.stems, (
         f"{kata}/{path.name} is not diagnosed as itself (got {found}): the compare battery "
-        f"(dojo/catalogue/batteries/{kata}.py) should have an input on which it behaves differently"
+        f"(dojo/catalogue/katas/{kata}/battery.py) should have an input on which it behaves differently"
     )
     assert set(found.stems) <= twins, (
         f"{kata}/{path.name} behaves like {sorted(set(found.stems) - twins)} on every input tried: "

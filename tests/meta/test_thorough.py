@@ -5,7 +5,7 @@ The self-check (test_judge_catches_bugs.py) runs the right files with the practi
 gets 400 random examples per property instead, and a judge draw that is invalid once in a few
 hundred examples (the flash ±1e4 draw made q NaN when u rounded to 0) then blames their
 correct answer. This runs every property of every kata against every right file
-(tests/meta/right/<kata>/*.py) and the reference solution (solutions/<kata>.py) with half the
+(tests/katas/<kata>/right/*.py) and the reference solution (solutions/<kata>.py) with half the
 thorough profile's example count (200; a right file 100), random draws, no example
 database, on a fixed seed (4, none of the self-check's), so that a failure repeats. It
 catches what tests/meta/test_strategies.py cannot: an invalid input that a property builds inside its body, and a property that is wrong about correct

@@ -52,9 +52,10 @@ def pytest_pycollect_makemodule(module_path, parent):
 
 
 def pytest_ignore_collect(collection_path, config):
-    # The judge's self-check (tests/meta) and the tool's tests (tests/tool) belong to the
-    # project's own suite: they run with --impl solutions, or when named explicitly.
-    for folder in (TESTS / "meta", TESTS / "tool"):
+    # The judge's self-check (tests/meta, each kata's tests/katas/<kata>/) and the tool's tests
+    # (tests/tool) belong to the project's own suite: they run with --impl solutions, or when
+    # named explicitly.
+    for folder in (TESTS / "meta", TESTS / "katas", TESTS / "tool"):
         if collection_path == folder and not config.dojo_is_reference:
             named = any(str(folder) in str(Path(a).resolve()) for a in config.args)
             return None if named else True

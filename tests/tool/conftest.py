@@ -18,7 +18,7 @@ def sandbox(tmp_path):
 @pytest.fixture
 def wrong():
     """Path of a known-wrong implementation: wrong('softmax', 'global_max_shift')."""
-    return lambda kata, name: REPO / "tests" / "meta" / "wrong" / kata / f"{name}.py"
+    return lambda kata, name: REPO / "tests" / "katas" / kata / "wrong" / f"{name}.py"
 
 
 @pytest.fixture

@@ -47,7 +47,7 @@ class Sandbox:
             (self.root / "katas" / f"{kata.module}.py").write_text(stub(kata.module))
         shutil.copytree(
             REPO / "tests", self.root / "tests",
-            ignore=shutil.ignore_patterns("meta", "tool", "__pycache__"),
+            ignore=shutil.ignore_patterns("meta", "tool", "katas", "__pycache__"),
         )
         shutil.copy(REPO / "conftest.py", self.root / "conftest.py")
         shutil.copy(REPO / "pyproject.toml", self.root / "pyproject.toml")

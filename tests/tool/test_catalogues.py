@@ -1,4 +1,4 @@
-"""The catalogues (``dojo/text/locale/<lang>/``): every message in every language, with the same
+"""The catalogues (``dojo/text/locale/<lang>/``, and each kata's ``dojo/catalogue/katas/<kata>/<lang>/``): every message in every language, with the same
 placeholders; every kata, property, known bug and battery case in Chinese; Chinese stubs that
 translate the English contract they were written from; the glossary's terms kept.
 
@@ -30,7 +30,21 @@ KATAS = [k.module for k in registry.KATAS]
 
 
 def _files(lang: str) -> set[str]:
-    return {str(p.relative_to(HERE / lang)) for p in (HERE / lang).rglob("*.toml")}
+    """A language's files, by name: a general one as ``cli.toml``, a kata's as ``<kata>/judge.toml``."""
+    general = {p.name for p in (HERE / lang).glob("*.toml")}
+    return general | {f"{p.parent.parent.name}/{p.name}" for p in locale.KATAS.glob(f"*/{lang}/*.toml")}
+
+
+def _path(lang: str, rel: str) -> Path:
+    """The file ``_files`` names ``rel``."""
+    kata, _, name = rel.rpartition("/")
+    return locale.KATAS / kata / lang / name if kata else HERE / lang / name
+
+
+def _kata_file(lang: str, kind: str, module: str) -> dict:
+    """One kata's words of a kind (``kata``, ``judge``, ``battery``) in ``lang``; {} without the file."""
+    path = locale.KATAS / module / lang / f"{kind}.toml"
+    return _read(path) if path.exists() else {}
 
 
 def _read(path: Path) -> dict:
@@ -56,7 +70,7 @@ def _english_words(text: str) -> int:
 
 def test_every_english_file_has_its_chinese_file():
     missing = sorted(_files("en") - _files("zh"))
-    assert not missing, f"in dojo/text/locale/en/ but not in zh/: {missing}"
+    assert not missing, f"in English but not in Chinese (en/ without its zh/): {missing}"
 
 
 def test_every_chinese_general_file_has_its_english_file():
@@ -82,7 +96,7 @@ def test_a_translation_has_exactly_the_placeholders_of_the_english():
     pairs = [(k, v, locale.general("zh").get(k)) for k, v in locale.general("en").items()]
     for rel in sorted(_files("en")):
         if "/" in rel:
-            en, zh = _read(HERE / "en" / rel), _read(HERE / "zh" / rel) if (HERE / "zh" / rel).exists() else {}
+            en, zh = _read(_path("en", rel)), _read(_path("zh", rel)) if _path("zh", rel).exists() else {}
             pairs += [(f"{rel}:{k}", v, zh.get(k)) for k, v in en.items()]
     for key, english, chinese in pairs:
         if chinese is None:
@@ -116,7 +130,7 @@ def _test_functions(module: str) -> dict[str, str]:
 def _catalogued_bugs(module: str) -> list[str]:
     """The wrong files a diagnosis can name: those with a description that are not first drafts."""
     stems = []
-    for path in sorted((REPO / "tests" / "meta" / "wrong" / module).glob("*.py")):
+    for path in sorted((REPO / "tests" / "katas" / module / "wrong").glob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         drafts = any(isinstance(n, ast.Assign) and any(getattr(t, "id", "") == "FIRST_DRAFT_OF" for t in n.targets)
                      for n in tree.body)
@@ -134,8 +148,7 @@ def _case_names(module: str) -> list[str]:
 @pytest.mark.parametrize("module", KATAS)
 def test_every_kata_is_in_chinese(module):
     kata = registry.get(module)
-    zh_kata = _read(HERE / "zh" / "katas" / f"{module}.toml") if (HERE / "zh" / "katas" / f"{module}.toml").exists() else {}
-    zh_judge = _read(HERE / "zh" / "judge" / f"{module}.toml") if (HERE / "zh" / "judge" / f"{module}.toml").exists() else {}
+    zh_kata, zh_judge = _kata_file("zh", "kata", module), _kata_file("zh", "judge", module)
     problems = []
     if not cjk.has_wide(zh_kata.get("title", "")):
         problems.append("no Chinese title")
@@ -164,23 +177,23 @@ def test_a_kata_has_no_chinese_for_what_is_gone(module):
     """A Chinese text whose English was removed or renamed (a property, a bug file, a case, a
     message) is an orphan: it would never be shown, and hides a missing translation."""
     tests, cases = set(_test_functions(module)), set(_case_names(module))
-    every_bug = {p.stem for p in (REPO / "tests" / "meta" / "wrong" / module).glob("*.py")}
+    every_bug = {p.stem for p in (REPO / "tests" / "katas" / module / "wrong").glob("*.py")}
     orphans = []
-    for folder in ("katas", "judge"):
-        path = HERE / "zh" / folder / f"{module}.toml"
-        english = _read(HERE / "en" / folder / f"{module}.toml") if (HERE / "en" / folder / f"{module}.toml").exists() else {}
-        for key in (_read(path) if path.exists() else {}):
+    for kind in ("kata", "judge"):
+        folder = f"{module}/zh/{kind}"  # how a problem names the file
+        english = _kata_file("en", kind, module)
+        for key in _kata_file("zh", kind, module):
             kind, _, name = key.partition(".")
             if key in english:
                 continue
             if not TRANSLATION_ONLY.match(key):
-                orphans.append(f"{folder}/{module}.toml: {key} (no such English message)")
+                orphans.append(f"{folder}.toml: {key} (no such English message)")
             elif kind == "property" and name not in tests:
-                orphans.append(f"{folder}/{module}.toml: {key} (no such property)")
+                orphans.append(f"{folder}.toml: {key} (no such property)")
             elif kind == "bug" and name not in every_bug:
-                orphans.append(f"{folder}/{module}.toml: {key} (no such file in tests/meta/wrong/{module}/)")
+                orphans.append(f"{folder}.toml: {key} (no such file in tests/katas/{module}/wrong/)")
             elif kind == "case" and name not in cases:
-                orphans.append(f"{folder}/{module}.toml: {key} (no such battery case)")
+                orphans.append(f"{folder}.toml: {key} (no such battery case)")
     assert not orphans, "\n".join(orphans)
 
 
@@ -206,12 +219,12 @@ def test_a_chinese_stub_translates_the_english_contract_of_today(kata):
     English contract fails here until its Chinese is brought up to date (the two cannot drift).
     It keeps every piece of code of the English (identifiers, calls, numbers), and the stub it
     makes is the English stub's code with that docstring."""
-    path = HERE / "zh" / "katas" / f"{kata.module}.toml"
+    path = locale.KATAS / kata.module / "zh" / "kata.toml"
     zh = _read(path) if path.exists() else {}
     assert zh.get("stub"), f"{kata.module}: no Chinese stub docstring (stub = '''…''' in {path.name})"
     assert zh.get("stub_source") == docstring_sha(kata.solution_path, kata.function), (
         f"{kata.module}: the English contract changed since its Chinese was written: update `stub` in "
-        f"dojo/text/locale/zh/katas/{kata.module}.toml, then set stub_source to "
+        f"dojo/catalogue/katas/{kata.module}/zh/kata.toml, then set stub_source to "
         f"{docstring_sha(kata.solution_path, kata.function)}")
     english = english_docstring(kata.solution_path, kata.function)
     lost = sorted(_code_tokens(english) - _code_tokens(zh["stub"]) - {t for t in _code_tokens(english) if t in zh["stub"]})
@@ -252,9 +265,9 @@ def _glossary_variants() -> list[str]:
 
 def _chinese_texts() -> dict[str, str]:
     texts = {}
-    for path in sorted((HERE / "zh").rglob("*.toml")):
-        for key, value in _read(path).items():
-            texts[f"{path.relative_to(HERE)}:{key}"] = repr(value)
+    for rel in sorted(_files("zh")):
+        for key, value in _read(_path("zh", rel)).items():
+            texts[f"{rel}:{key}"] = repr(value)
     for doc in ("README.zh.md", "docs/interview.zh.md"):
         if (REPO / doc).exists():
             texts[doc] = (REPO / doc).read_text(encoding="utf-8")

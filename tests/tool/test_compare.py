@@ -28,7 +28,7 @@ from dojo.worker.loader import load_kata
 from dojo.state.state import Store
 from tests.tool.harness import REPO
 
-RIGHT = REPO / "tests" / "meta" / "right"
+RIGHT = REPO / "tests" / "katas"  # then KATA / "right" / FILE
 
 LEAKING_CAUSAL = '''"""Forgets the causal mask: every position also attends to the future."""
 import numpy as np
@@ -111,7 +111,7 @@ def softmax(x, axis=-1):
 
 
 def wrong_file(kata: str, name: str) -> Path:
-    return REPO / "tests" / "meta" / "wrong" / kata / f"{name}.py"
+    return REPO / "tests" / "katas" / kata / "wrong" / f"{name}.py"
 
 
 def result_rows(out: str) -> list[tuple[str, str, str]]:
@@ -198,7 +198,7 @@ def dark_grey(rgb) -> bool:
 
 
 def test_a_correct_but_different_answer_agrees_everywhere(sandbox):
-    sandbox.write_kata("softmax", RIGHT / "softmax" / "logsumexp.py")
+    sandbox.write_kata("softmax", RIGHT / "softmax" / "right" / "logsumexp.py")
     r = sandbox.run("compare", "softmax", "--no-speed")
     assert r.code == 0, r.out + r.err
     cases = len(BATTERIES["softmax"].cases)
@@ -589,7 +589,7 @@ def state(sandbox) -> dict:
 
 
 def test_the_diff_is_locked_until_the_kata_passes_or_is_revealed(sandbox):
-    sandbox.write_kata("softmax", RIGHT / "softmax" / "logsumexp.py")
+    sandbox.write_kata("softmax", RIGHT / "softmax" / "right" / "logsumexp.py")
     r = sandbox.run("compare", "softmax", "--no-speed")
     code = section(r.out, 4)
     assert "Locked until katas/softmax.py passes `dojo test softmax`" in code
@@ -606,7 +606,7 @@ def test_the_diff_is_locked_until_the_kata_passes_or_is_revealed(sandbox):
 
 
 def test_a_solved_kata_shows_the_diff_without_a_give_up(sandbox):
-    sandbox.write_kata("softmax", RIGHT / "softmax" / "row_loop.py")
+    sandbox.write_kata("softmax", RIGHT / "softmax" / "right" / "row_loop.py")
     store = Store(Env(root=sandbox.root, state_dir=sandbox.state))
     store.kata("softmax")["solved"] = True
     store.save()
@@ -690,7 +690,7 @@ def _implementations(kind: str):
     return [
         pytest.param(k.module, path, id=f"{k.module}/{path.stem}")
         for k in registry.KATAS
-        for path in sorted((REPO / "tests" / "meta" / kind / k.module).glob("*.py"))
+        for path in sorted((REPO / "tests" / "katas" / k.module / kind).glob("*.py"))
     ]
 
 

@@ -13,7 +13,7 @@ from dojo.screens.heatmap import Map
 from tests.tool.harness import REPO
 from tests.tool.test_compare import LEAKING_CAUSAL, dark_grey, pixel, read_png, section
 
-RIGHT = REPO / "tests" / "meta" / "right"
+RIGHT = REPO / "tests" / "katas"  # then KATA / "right" / FILE
 
 
 @pytest.mark.parametrize("columns", [60, 80, 132])
@@ -43,7 +43,7 @@ def test_json_dash_writes_the_json_to_stdout_and_the_report_to_stderr(sandbox, w
 
 
 def test_giving_up_with_dojo_solution_unlocks_the_diff(sandbox):
-    sandbox.write_kata("softmax", RIGHT / "softmax" / "logsumexp.py")
+    sandbox.write_kata("softmax", RIGHT / "softmax" / "right" / "logsumexp.py")
     assert "Locked until" in section(sandbox.run("compare", "softmax", "--no-speed").out, 4)
     assert sandbox.run("solution", "softmax", "--give-up").code == 0
     code = section(sandbox.run("compare", "softmax", "--no-speed").out, 4)

@@ -26,7 +26,7 @@ from tests.tool.harness import REPO, Sandbox
 from tests.tool.terminal import in_pty, screen_lines, too_wide
 
 WIDTHS = (80, 120)
-WRONG = REPO / "tests" / "meta" / "wrong" / "softmax" / "draft_global_max_shift.py"
+WRONG = REPO / "tests" / "katas" / "softmax" / "wrong" / "draft_global_max_shift.py"
 EN = tomllib.loads((REPO / "dojo" / "text" / "locale" / "en" / "compare.toml").read_text(encoding="utf-8"))
 ZH = tomllib.loads((REPO / "dojo" / "text" / "locale" / "zh" / "compare.toml").read_text(encoding="utf-8"))
 PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
@@ -208,12 +208,12 @@ def test_wide_text_breaks_between_characters_not_before_punctuation():
 
 @pytest.mark.parametrize("kata", sorted(BATTERIES))
 def test_every_battery_says_what_it_draws_and_times_in_chinese(chinese, kata):
-    """Each battery's own words have their Chinese (dojo/text/locale/zh/battery/<kata>.toml), and no
+    """Each battery's own words have their Chinese (dojo/catalogue/katas/<kata>/zh/battery.toml), and no
     Chinese is left for a panel title the battery no longer has."""
     from dojo.catalogue.batteries import battery_text, panel_title
 
     battery = BATTERIES[kata]
-    words = tomllib.loads((REPO / "dojo" / "text" / "locale" / "zh" / "battery" / f"{kata}.toml").read_text(encoding="utf-8"))
+    words = tomllib.loads((REPO / "dojo" / "catalogue" / "katas" / kata / "zh" / "battery.toml").read_text(encoding="utf-8"))
     titles = {panel.title for panel in battery.panels(battery.map_inputs())}
     assert set(words.get("panel", {})) == titles
     for field, english in (("map_what", battery.map_what), ("blocked_words", battery.blocked_words),

@@ -132,7 +132,7 @@ def test_the_battery_tells_every_pair_of_known_wrong_answers_apart(kata):
     """What 'Your answer behaves like a known bug' needs: two wrong files differ on some case
     (outputs or error class), unless each names the other in BEHAVES_LIKE."""
     battery = BATTERIES[kata]
-    files = sorted((REPO / "tests" / "meta" / "wrong" / kata).glob("*.py"))
+    files = sorted((REPO / "tests" / "katas" / kata / "wrong").glob("*.py"))
     seen = {p.stem: _outcomes(kata, p) for p in files}
     alike = [
         (a.stem, b.stem) for a, b in itertools.combinations(files, 2)

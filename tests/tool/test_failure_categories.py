@@ -26,7 +26,7 @@ from dojo.judge.runner import judge
 from dojo.judge.verdict import failure_category
 from tests.tool.harness import REPO
 
-WRONG = REPO / "tests" / "meta" / "wrong"
+WRONG = REPO / "tests" / "katas"  # then KATA / "wrong" / FILE
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +39,7 @@ def verdicts(tmp_path_factory):
                        ("multihead_attention", "weights_query_major"),  # weights of the wrong shape
                        ("softmax", "modifies_input")):  # writes into x
         impl = tmp_path_factory.mktemp("impl")
-        (impl / f"{kata}.py").write_text((WRONG / kata / f"{stem}.py").read_text())
+        (impl / f"{kata}.py").write_text((WRONG / kata / "wrong" / f"{stem}.py").read_text())
         found[stem] = judge(Env(root=REPO, state_dir=impl / "state"), registry.get(kata), impl)
     return found
 

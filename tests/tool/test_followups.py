@@ -225,7 +225,7 @@ def test_an_answer_shorter_than_3_or_longer_than_8_lines_is_refused(sentences, l
 
 def test_an_unknown_demo_is_refused():
     assert problems_of(followup(demo="no_such_demo")) == [
-        "softmax: follow-up 1: no demonstration called 'no_such_demo' in dojo/catalogue/demos/"
+        "softmax: follow-up 1: no demonstration called 'no_such_demo' in dojo/catalogue/katas/<kata>/demos.py"
     ]
 
 

@@ -35,7 +35,7 @@ ZH = {}
 for _path in sorted(ZH_FOLDER.glob("*.toml")):
     ZH.update(tomllib.loads(_path.read_text(encoding="utf-8")))
 CJK = re.compile(r"[\u4e00-\u9fff]")
-WRONG = REPO / "tests" / "meta" / "wrong" / "softmax"
+WRONG = REPO / "tests" / "katas" / "softmax" / "wrong"
 
 
 def zh(id: str, **params) -> str:

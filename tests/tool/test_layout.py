@@ -38,7 +38,7 @@ from tests.tool.harness import REPO, Sandbox
 from tests.tool.terminal import broken_words, cells, in_pty, pty_pair, screen_lines, too_wide
 
 WIDTHS = (80, 120)
-WRONG = REPO / "tests" / "meta" / "wrong"
+WRONG = REPO / "tests" / "katas"  # then KATA / "wrong" / FILE
 SOLUTIONS = REPO / "solutions"
 #: What changes from run to run: a judge's time, "(1.6 s" or "（1.6 s", and the run's seed,
 #: "seed 2180846375" or "种子 …", a line break allowed before the number.
@@ -325,7 +325,7 @@ def test_a_verdict_fits_80_and_120_columns_from_one_judge_run(tmp_path, monkeypa
     kata = registry.get("masked_attention")
     impl = tmp_path / "impl"
     impl.mkdir()
-    shutil.copy(WRONG / "masked_attention" / "inverted_mask.py", impl / "masked_attention.py")
+    shutil.copy(WRONG / "masked_attention" / "wrong" / "inverted_mask.py", impl / "masked_attention.py")
     term = Terminal(80)
     verdict = judge(Env(root=REPO, state_dir=tmp_path / "state", stdout=term.stream), kata, impl)
     term.close()
@@ -371,15 +371,15 @@ COMMANDS = [
     ("hints-all-shown", "hints-used", ("hint", "softmax"), ()),
     ("solution", None, ("solution", "softmax", "--give-up"), ()),
     ("followups", None, ("followups", "flash_attention", "--answers"), ()),
-    ("interview-failed", None, _scripted("softmax", WRONG / "softmax" / "global_max_shift.py"), ()),
+    ("interview-failed", None, _scripted("softmax", WRONG / "softmax" / "wrong" / "global_max_shift.py"), ()),
     ("interview-coached", None, ("interview", "rope", "--coach", "--answer",
-                                 str(WRONG / "rope" / "float32_angles.py"), "--at", "100"), ()),
+                                 str(WRONG / "rope" / "wrong" / "float32_angles.py"), "--at", "100"), ()),
     ("interview-too-late", None, ("interview", "softmax", "--minutes", "1", "--answer",
                                   str(SOLUTIONS / "softmax.py"), "--at", "90"), ()),
     ("interview-live", None, ("interview", "softmax"), (("⏱", "h"), ("hint 1 of", "q"), (r"\[y/N\]", "y"))),
     ("interview-loop", None, ("interview", "--loop", "--answer", str(SOLUTIONS / "softmax.py"), "--at", "240",
                               "--answer", str(SOLUTIONS / "masked_attention.py"), "--at", "900", "--answer",
-                              str(WRONG / "causal_self_attention" / "scale_by_sqrt_d_model.py"), "--at", "1500"), ()),
+                              str(WRONG / "causal_self_attention" / "wrong" / "scale_by_sqrt_d_model.py"), "--at", "1500"), ()),
     ("history", "history", ("history",), ()),
     ("drill", "history", ("drill", "--answer", str(SOLUTIONS / "softmax.py"), "--at", "30"), ()),
     ("clean", "attempts", ("clean", "--dry-run", "--days", "0"), ()),
@@ -397,7 +397,7 @@ def set_up(box: Sandbox, how: str | None) -> None:
         write_history(box)
         box.set_clock(4 * 86400)
     elif how == "global-max":
-        box.write_kata("softmax", WRONG / "softmax" / "global_max_shift.py")
+        box.write_kata("softmax", WRONG / "softmax" / "wrong" / "global_max_shift.py")
     elif how == "raises":
         box.write_kata("rope", "import numpy as np\n\ndef rope(x, positions, base=10000.0):\n    raise KeyError('oops')\n")
     elif how == "syntax":
@@ -405,7 +405,7 @@ def set_up(box: Sandbox, how: str | None) -> None:
     elif how == "passes":
         box.write_kata("causal_self_attention", SOLUTIONS / "causal_self_attention.py")
     elif how == "gqa":
-        box.write_kata("grouped_query_attention", WRONG / "grouped_query_attention" / "ignores_causal.py")
+        box.write_kata("grouped_query_attention", WRONG / "grouped_query_attention" / "wrong" / "ignores_causal.py")
     elif how == "hints-used":
         (box.state / "state.json").write_text(json.dumps(
             {"version": 1, "welcomed": True, "katas": {"softmax": {"hints_used": 4}}}))
@@ -419,9 +419,9 @@ def set_up(box: Sandbox, how: str | None) -> None:
             (box.state / rec / "softmax.py").write_text("x = 1\n")
         box.set_clock(40 * 86400)
     elif how == "triu":
-        box.write_kata("causal_self_attention", WRONG / "causal_self_attention" / "triu_mask.py")
+        box.write_kata("causal_self_attention", WRONG / "causal_self_attention" / "wrong" / "triu_mask.py")
     elif how == "backups":
-        box.write_kata("softmax", WRONG / "softmax" / "global_max_shift.py")
+        box.write_kata("softmax", WRONG / "softmax" / "wrong" / "global_max_shift.py")
         assert box.run("reset", "softmax", "--yes").code == 0
 
 

@@ -30,7 +30,7 @@ from jupyter_client.manager import KernelManager  # noqa: E402
 
 from tests.tool.harness import REPO, stub  # noqa: E402
 
-WRONG = REPO / "tests" / "meta" / "wrong" / "softmax" / "global_max_shift.py"
+WRONG = REPO / "tests" / "katas" / "softmax" / "wrong" / "global_max_shift.py"
 RIGHT = REPO / "solutions" / "softmax.py"
 NAME = "dojo-test-python"
 

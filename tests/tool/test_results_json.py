@@ -19,7 +19,7 @@ from dojo.screens.render import properties_of
 from tests.tool.harness import REPO
 
 SCHEMA = json.loads((REPO / "docs" / "results.schema.json").read_text(encoding="utf-8"))
-META = REPO / "tests" / "meta"
+KATAS = REPO / "tests" / "katas"
 
 
 def valid(data: dict) -> dict:
@@ -62,7 +62,7 @@ def test_a_right_file_passes_every_property_in_the_judges_order(sandbox, solutio
 
 
 def test_a_wrong_file_fails_with_the_message_the_diagnosis_and_the_input_as_data(sandbox):
-    code, data = run_json(sandbox, "softmax", META / "wrong" / "softmax" / "global_max_shift.py")
+    code, data = run_json(sandbox, "softmax", KATAS / "softmax" / "wrong" / "global_max_shift.py")
     assert code == 1 and data["status"] == "fail"
     first = next(t for t in data["tests"] if t["status"] != "pass")
     assert "is wrong" in first["message"] and "behaves like a known bug" in first["message"]
@@ -81,7 +81,7 @@ def test_a_file_that_does_not_import_is_an_error_with_a_message(sandbox):
 
 
 def test_a_file_that_hangs_reports_errors_not_passes(sandbox):
-    source = META / "wrong" / "softmax" / "hangs_on_long_slices.py"
+    source = KATAS / "softmax" / "wrong" / "hangs_on_long_slices.py"
     code, data = run_json(sandbox, "softmax", source)
     assert code == 1 and data["status"] in ("fail", "error")
     statuses = {t["dojo"]["status"] for t in data["tests"]}
@@ -125,7 +125,7 @@ WRONG_SAMPLE = 8
 def _meta_files():
     for kind in ("right", "wrong"):
         for kata in sorted(registry.BY_MODULE):
-            paths = sorted((META / kind / kata).glob("*.py"))
+            paths = sorted((KATAS / kata / kind).glob("*.py"))
             for path in paths if kind == "right" else paths[::WRONG_SAMPLE]:
                 yield pytest.param(kind, path, id=f"{kind}/{kata}/{path.stem}")
 

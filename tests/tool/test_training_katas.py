@@ -24,8 +24,9 @@ TRACK = "Training and positions"
 KATAS = [k.module for k in registry.KATAS if k.track == TRACK]
 
 
-def test_the_track_holds_the_three_katas_in_order():
-    assert KATAS == ["attention_backward", "rope", "batched_attention", "alibi_attention"]
+def test_the_track_starts_with_its_first_katas_in_order():
+    """A kata added to the track later comes after these (it takes the next number)."""
+    assert KATAS[:4] == ["attention_backward", "rope", "batched_attention", "alibi_attention"]
 
 
 @pytest.mark.contributors  # two whole judge runs (8-13 s in CI): the README's line judges the reference in tests/
@@ -99,7 +100,7 @@ def test_the_battery_tells_every_pair_of_known_bugs_apart(kata):
     from dojo.worker.isolate import call_here
 
     battery, spec = BATTERIES[kata], registry.get(kata)
-    files = sorted((REPO / "tests" / "meta" / "wrong" / kata).glob("*.py"))
+    files = sorted((REPO / "tests" / "katas" / kata / "wrong").glob("*.py"))
     outcomes = {}
     for path in files:
         fn = load_kata(path, spec.function)

@@ -30,7 +30,7 @@ from tests.tool.harness import REPO
 # Machine-independent and long: the contributors' suite (README, "For contributors"); CI runs it.
 pytestmark = pytest.mark.contributors
 
-WRONG = REPO / "tests" / "meta" / "wrong"
+WRONG = REPO / "tests" / "katas"  # then KATA / "wrong" / FILE
 
 
 def ids_in(value):
@@ -52,11 +52,11 @@ def verdicts(tmp_path_factory):
     """Real verdicts: a wrong value (diagnosed), an exception on a valid input, a hang, a first
     draft without input checks (diagnosed, its missing checks said apart)."""
     found = {}
-    for kata, source in (("softmax", WRONG / "softmax" / "global_max_shift.py"),
+    for kata, source in (("softmax", WRONG / "softmax" / "wrong" / "global_max_shift.py"),
                          ("masked_attention", "import numpy as np\n\ndef scaled_dot_product_attention(q, k, v, mask=None):\n"
                                               "    raise KeyError('oops')\n"),
-                         ("softmax", WRONG / "softmax" / "hangs_on_long_slices.py"),
-                         ("softmax", WRONG / "softmax" / "draft_global_max_shift.py")):
+                         ("softmax", WRONG / "softmax" / "wrong" / "hangs_on_long_slices.py"),
+                         ("softmax", WRONG / "softmax" / "wrong" / "draft_global_max_shift.py")):
         impl = tmp_path_factory.mktemp("impl")
         text = source.read_text() if hasattr(source, "read_text") else source
         (impl / f"{kata}.py").write_text(text)
@@ -116,7 +116,7 @@ def test_every_screen_renders_the_messages(verdicts, pseudo_language):
 def test_a_first_draft_is_named_for_its_value_bug_with_its_missing_checks_apart(verdicts, monkeypatch):
     """A global-max softmax without input checks: named as the catalogue's global_max_shift (which
     checks its inputs) on its valid inputs, and the compare battery's error cases it lets through
-    said on their own line, as data in the record (tests/meta/wrong/softmax/draft_global_max_shift.py
+    said on their own line, as data in the record (tests/katas/softmax/wrong/draft_global_max_shift.py
     lists them, worked out by hand)."""
     monkeypatch.setattr(dojo_locale, "LANGUAGE", "en")
     v = verdicts["softmax:draft_global_max_shift"]

@@ -26,7 +26,7 @@ def clone(tmp: Path, name: str) -> Sandbox:
     (tmp / name).mkdir()
     box = Sandbox(tmp / name)
     shutil.copytree(REPO / "dojo", box.root / "dojo", ignore=shutil.ignore_patterns("__pycache__"))
-    registry = box.root / "dojo" / "catalogue" / "registry.toml"
+    registry = box.root / "dojo" / "catalogue" / "katas" / "softmax" / "kata.toml"
     text = registry.read_text()
     assert text.count('title = "Numerically stable softmax"') == 1
     registry.write_text(text.replace('title = "Numerically stable softmax"',

@@ -2,7 +2,7 @@
 
 Four sections, each readable on its own (docs/compare.md shows a real run):
 
-1. Agreement: both implementations run on the kata's battery (``dojo/catalogue/batteries/<kata>.py``): edge
+1. Agreement: both implementations run on the kata's battery (``dojo/catalogue/katas/<kata>/battery.py``): edge
    cases, seeded random cases and one input per ValueError class. One row per case, rows that
    disagree first. Tolerance: the judge's (rtol 1e-9, atol 1e-12 × the output's scale). A case
    may bound the peak memory (``Case.max_bytes``): values that agree over the bound disagree.

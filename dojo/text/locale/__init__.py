@@ -6,15 +6,18 @@ language:
 - ``<lang>/<domain>.toml``: general messages, flat, ``"id" = "text"`` (``messages.toml`` the
   judge's, ``cli.toml`` the commands', ``interview.toml``, ``compare.toml`` …). An id lives in
   exactly one of them.
-- ``<lang>/katas/<module>.toml``: one kata's own texts, found as ``kata.<module>.<key>``
-  (Chinese: its title, hints, follow-ups, the stub's docstring; every language: the words of
-  its demonstrations).
-- ``<lang>/judge/<module>.toml``: what the kata's judge says, as ``judge.<module>.<key>``
+
+A kata's own words live in its folder, ``dojo/catalogue/katas/<module>/<lang>/`` (``KATAS``):
+
+- ``kata.toml``: found as ``kata.<module>.<key>`` (Chinese: its title, hints, follow-ups, the
+  stub's docstring; every language: the words of its demonstrations).
+- ``judge.toml``: what the kata's judge says, as ``judge.<module>.<key>``
   (``property.<test>``: a ✓/✗ line, ``because.<id>``: why an input must raise,
   ``bug.<stem>``: a known bug's description, ``case.<name>``: a compare battery case's name).
+- ``battery.toml``: its compare battery's words (``dojo.catalogue.batteries``).
 
 English texts that live with their code are not copied into the English catalogue: a kata's
-title, hints and follow-ups (``registry.toml``), a property's title (its test's docstring),
+title, hints and follow-ups (its ``kata.toml``), a property's title (its test's docstring),
 a known bug's description (its file's docstring), the stub (derived from the solution). The
 functions below take them from there and look the other languages up by id; the catalogue
 test (``tests/tool/test_catalogues.py``) holds both sides to the same ids and placeholders.
@@ -34,6 +37,10 @@ import tomllib
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+#: Every kata's folder (data only: this layer reads the files, it imports nothing above it).
+KATAS = HERE.parents[1] / "catalogue" / "katas"
+#: The file of each kind of a kata's words, in its folder's <lang>/.
+KINDS = {"katas": "kata", "judge": "judge", "battery": "battery"}
 #: The language every screen renders in (``set_language``).
 LANGUAGE = "en"
 #: Catalogues added at run time (a test's pseudo-language): language -> {id: text}.
@@ -109,8 +116,9 @@ def general(lang: str) -> dict:
 
 @functools.cache
 def part(lang: str, folder: str, module: str) -> dict:
-    """One kata's file in ``<lang>/<folder>/<module>.toml`` ({} when there is none)."""
-    return _read(HERE / lang / folder / f"{module}.toml")
+    """One kata's words of one kind (``folder``: katas, judge or battery), from
+    ``dojo/catalogue/katas/<module>/<lang>/<kind>.toml`` ({} when there is none)."""
+    return _read(KATAS / module / lang / f"{KINDS[folder]}.toml")
 
 
 def lookup(id: str, lang: str | None = None):
@@ -189,6 +197,6 @@ def stub_docstring(module: str, lang: str | None = None) -> str | None:
 
 
 def case_name(module: str, name: str, lang: str | None = None) -> str:
-    """A ``dojo compare`` battery case's name (``dojo/catalogue/batteries/<module>.py``; the English name is
+    """A ``dojo compare`` battery case's name (``dojo/catalogue/katas/<module>/battery.py``; the English name is
     its id, kept in stored verdicts): ``judge.<module>.case.<English name>``."""
     return _localised(f"judge.{module}.case.{name}", name, lang)

@@ -1,0 +1,1 @@
+"""The kata alibi_attention: what the tool teaches with (see kata.toml)."""

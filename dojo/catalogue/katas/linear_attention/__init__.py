@@ -1,0 +1,1 @@
+"""The kata linear_attention: what the tool teaches with (see kata.toml)."""

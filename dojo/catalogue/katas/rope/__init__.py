@@ -1,0 +1,1 @@
+"""The kata rope: what the tool teaches with (see kata.toml)."""

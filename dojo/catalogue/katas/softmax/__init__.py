@@ -1,0 +1,1 @@
+"""The kata softmax: what the tool teaches with (see kata.toml)."""

@@ -1,0 +1,1 @@
+"""The kata attention_backward: its judge's self-check (wrong/, right/) and tool test."""

@@ -1,0 +1,1 @@
+"""The kata paged_attention: its judge's self-check (wrong/, right/) and tool test."""
