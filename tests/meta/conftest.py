@@ -9,3 +9,8 @@ def in_english(monkeypatch):
     `dojo lang`), unless a test asks for Chinese."""
     monkeypatch.setenv("DOJO_LANG", "en")
     monkeypatch.setattr(locale, "LANGUAGE", "en")
+
+
+#: The throwaway kata's files (tests/meta/test_new_kata.py copies them into a temporary tree):
+#: templates here, never collected.
+collect_ignore = ["throwaway"]

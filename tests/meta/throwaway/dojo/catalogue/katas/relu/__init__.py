@@ -1,0 +1,1 @@
+"""The kata relu: what the tool teaches with (see kata.toml)."""
