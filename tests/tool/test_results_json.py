@@ -137,7 +137,7 @@ def test_every_self_check_file_gets_a_valid_results_json(kind, path, tmp_path):
     from dojo.screens.results import results
     from dojo.judge.runner import judge
 
-    kata = registry.BY_MODULE[path.parent.name]
+    kata = registry.BY_MODULE[path.parent.parent.name]  # tests/katas/<kata>/<kind>/<file>
     impl = tmp_path / "impl"
     impl.mkdir()
     (impl / f"{kata.module}.py").write_text(path.read_text())
