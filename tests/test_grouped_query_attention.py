@@ -12,7 +12,10 @@ otherwise, d_k != d_v and d_model differs from both.
 
 Bad calls keep every other shape consistent with the heads they claim, so that a missing check
 shows as a result or a non-ValueError, not as NumPy's own ValueError from a reshape or a
-matmul further on (which would hide it).
+matmul further on (which would hide it). Shapes: x (n, d_model), w_q (d_model, num_heads *
+d_k), w_k (d_model, num_kv_heads * d_k), w_v (d_model, num_kv_heads * d_v), w_o (num_heads *
+d_v, d_out). Left open and never tested: a future (blocked) score that overflows, and the
+wording of messages.
 """
 
 import numpy as np

@@ -1,15 +1,21 @@
 """The judge for katas/latent_attention.py: latent_attention(x, w_dkv, w_uk, w_uv, w_q, w_qr, w_kr, w_o, num_heads, positions).
 
 Every case is the exact dict of keyword arguments the candidate's function is called with, so
-a shrunk failing example reads as the call that failed. Sizes are small (n <= 5, num_heads <= 4,
-d_h, d_v <= 4, d_r in {2, 4}, d_c <= 4, d_model <= 5) and num_heads, d_h and d_v all differ, so
-a head axis confused with a width, or a V split by d_h, changes the answer. Positions are drawn
+a shrunk failing example reads as the call that failed. Shapes: x (n, d_model), w_dkv
+(d_model, d_c), w_uk (d_c, num_heads * d_h), w_uv (d_c, num_heads * d_v), w_q (d_model,
+num_heads * d_h), w_qr (d_model, num_heads * d_r), w_kr (d_model, d_r), w_o (num_heads * d_v,
+d_model), positions (n,). Sizes come from tests/sizes.py: mostly 1 to 5, sometimes 8 to 128, at
+most three of them past 5 and two of them 64 or more (fewer heads past a budget of
+multiply-adds), and num_heads, d_h and d_v all differ, so a head axis confused with a width,
+or a V split by d_h, changes the answer. Positions are drawn
 out of order (below 64), so a mask by position value or a RoPE by row index shows.
 
 Order: the comparisons with torch (ordinary scores, large scores, allowed scores far below
 -1e9), then properties that pin a bug down (RoPE is relative, reordered heads, causality by
 row index, array-likes), then the contract's errors, each from generated bad calls that break
-exactly one rule.
+exactly one rule. Left open and never tested: a future (blocked) score that overflows, inputs
+where another order of the matrix products would give a finite out although the contract's
+order overflows, and the wording of messages.
 """
 
 

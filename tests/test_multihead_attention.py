@@ -1,14 +1,17 @@
 """The judge for katas/multihead_attention.py: multihead_attention(x, w_q, w_k, w_v, w_o, num_heads, causal).
 
 Every case is the exact dict of keyword arguments the candidate's function is called with, so
-a shrunk failing example reads as the call that failed. Sizes are small (n <= 6, num_heads <= 4,
-d_k, d_v <= 4, d_model <= 8, d_out <= 7) and, except where a property needs otherwise, num_heads,
-d_k and d_v all differ and d_model != d_k: a scale by the wrong width, a V split by d_k, or a
-head axis confused with another axis changes the answer.
+a shrunk failing example reads as the call that failed. Shapes: x (n, d_model), w_q and w_k
+(d_model, num_heads * d_k), w_v (d_model, num_heads * d_v), w_o (num_heads * d_v, d_out). Sizes
+come from tests/sizes.py: mostly 1 to 6, sometimes 8 to 128, at most three of them past 6 and
+two of them 64 or more (fewer heads past a budget of multiply-adds). Except where a property
+needs otherwise, num_heads, d_k and d_v all differ and d_model != d_k: a scale by the wrong
+width, a V split by d_k, or a head axis confused with another axis changes the answer.
 
 Order: the comparisons with torch (ordinary and large scores), then properties that pin a bug
 down (one head, reordered heads, causality, row sums, array-likes), then the contract's errors,
-each reached from generated bad calls that break exactly one rule.
+each reached from generated bad calls that break exactly one rule. Left open and never tested:
+a future (blocked) score that overflows, and the wording of messages.
 """
 
 
