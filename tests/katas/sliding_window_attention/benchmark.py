@@ -1,8 +1,8 @@
 """The reference sliding-window attention against torch's SDPA with the equivalent explicit mask.
 
-    python benchmarks/sliding_window.py                    # one decoding step: n = 1, m = 8192, d = 64,
+    python tests/katas/sliding_window_attention/benchmark.py                    # one decoding step: n = 1, m = 8192, d = 64,
                                                            # window 256, 4 sinks, float64, 1 thread
-    python benchmarks/sliding_window.py --whole-runs 7     # 7 fresh processes: median and slowest
+    python tests/katas/sliding_window_attention/benchmark.py --whole-runs 7     # 7 fresh processes: median and slowest
 
 One process: both implementations on the same float64 inputs and the same number of threads
 (--threads, default 1: NumPy's BLAS through the usual environment variables, set before NumPy is
@@ -27,7 +27,7 @@ import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[3]
 
 
 def load(module: str, function: str):

@@ -1,7 +1,7 @@
 """Linear attention, causal, n = m = 4096, d_k = d_v = 16: the reference against the quadratic
 form (the full n×n matrix phi(q) phi(k)ᵀ, masked), in time and in peak memory.
 
-    python benchmarks/linear_attention.py [--runs 7]
+    python tests/katas/linear_attention/benchmark.py [--runs 7]
 
 For each implementation, in this process: the median and best wall time of --runs calls (after
 a warm-up call) and tracemalloc's peak during one call (NumPy reports its allocations to it).
@@ -20,7 +20,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(REPO))
 
 import numpy as np  # noqa: E402

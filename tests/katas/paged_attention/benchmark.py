@@ -1,7 +1,7 @@
 """The reference paged attention against torch's SDPA with the equivalent explicit mask: time.
 
-    python benchmarks/paged_attention.py                 # n = 1, m = 8192, d = 64, pages of 16
-    python benchmarks/paged_attention.py --n 4 --runs 50
+    python tests/katas/paged_attention/benchmark.py                 # n = 1, m = 8192, d = 64, pages of 16
+    python tests/katas/paged_attention/benchmark.py --n 4 --runs 50
 
 One decoding step (n new tokens, n = 1 by default) against a cache of m tokens kept in pages of
 --page-size from a pool with spare pages, the table shuffled, NaN in every slot outside the
@@ -26,7 +26,7 @@ import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[3]
 
 
 def load(module: str, function: str):

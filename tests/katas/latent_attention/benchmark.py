@@ -1,7 +1,7 @@
 """Multi-head latent attention (DeepSeek-V2's MLA): the size of its cache against a full K/V
 cache, and one decoding step with the up-projections absorbed against the explicit step.
 
-    python benchmarks/latent_attention.py [--cached 1024] [--repeat 5] [--threads 1]
+    python tests/katas/latent_attention/benchmark.py [--cached 1024] [--repeat 5] [--threads 1]
 
 The configuration is one attention layer of DeepSeek-V2 (its paper's sizes): d_model 5120,
 128 heads, d_h = d_v = 128, d_c = 512, d_r = 64. The cache is counted in bfloat16 (2 bytes

@@ -1,6 +1,6 @@
 """Reference multihead_attention (NumPy) against torch CPU float64, same thread count.
 
-    python benchmarks/mha_vs_torch.py [--n 1024] [--d-model 512] [--heads 8] [--repeat 7]
+    python tests/katas/multihead_attention/benchmark.py [--n 1024] [--d-model 512] [--heads 8] [--repeat 7]
 
 Prints the median wall time of each and the ratio numpy/torch. Both get the same number of
 threads (torch.set_num_threads, and threadpoolctl-free: OPENBLAS/OMP variables are set
@@ -28,7 +28,7 @@ for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 from solutions.multihead_attention import multihead_attention  # noqa: E402
 
 torch.set_num_threads(args.threads)

@@ -1,7 +1,7 @@
 """The reference flash attention against the reference SDPA and torch's SDPA: time and peak memory.
 
-    python benchmarks/flash_vs_sdpa.py                 # n = m = 4096, d = 64, float64, not causal
-    python benchmarks/flash_vs_sdpa.py --causal --block-size 512 --runs 5
+    python tests/katas/flash_attention/benchmark_vs_sdpa.py                 # n = m = 4096, d = 64, float64, not causal
+    python tests/katas/flash_attention/benchmark_vs_sdpa.py --causal --block-size 512 --runs 5
 
 Three implementations of the same attention, on the same float64 inputs and the same number of
 threads (--threads, default 2: NumPy's BLAS through the usual environment variables, set before
@@ -27,7 +27,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[3]
 
 
 def load(module: str, function: str):

@@ -2,7 +2,7 @@
 (dojo/worker/memory.py; the bound is in tests/test_flash_attention.py): in a fresh worker, what the
 module holds, what a first call leaves resident, and the rise during a second call.
 
-    python benchmarks/flash_memory.py [--calls 4]
+    python tests/katas/flash_attention/benchmark_memory.py [--calls 4]
 
 For the reference, every right answer in tests/katas/flash_attention/right/ and the wrong
 answers the bound must catch (the full matrix; the full matrix only when causal; a score matrix
@@ -15,7 +15,7 @@ import argparse
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(REPO))
 
 import numpy as np  # noqa: E402
