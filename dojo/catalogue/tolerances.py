@@ -1,8 +1,9 @@
 """Tolerances of their own, for katas whose results float64's tolerance does not fit.
 
 Most katas compute in float64 and are compared at rtol 1e-9, atol 1e-12 (tests/tolerance.py).
-A kata whose contract states another accuracy names it once, in its battery
-(``Battery.tolerance = "<name>"``, dojo/catalogue/katas/<kata>/battery.py), and the judge
+A kata whose contract states another accuracy defines it in its folder
+(``dojo/catalogue/katas/<kata>/tolerance.py``: ``NAME`` and ``allowance``) and names it in its
+battery (``Battery.tolerance = NAME``, its battery.py), and the judge
 (tests/test_<kata>.py), the diagnosis (dojo/judge/diagnosis.py) and ``dojo compare``
 (dojo/commands/compare/agreement.py) all compare through ``within`` with that name, so the three never
 disagree about what "the same answer" means.
@@ -14,25 +15,27 @@ is part of it: ``got`` must have ``want``'s dtype.
 
 from __future__ import annotations
 
+import importlib
 from typing import Callable
 
 import numpy as np
 
 
-def half_attention(inputs: dict, want: np.ndarray) -> np.ndarray:
-    """half_precision_attention's contract: per entry (i, c) of out,
-    ulp16(fp16(o*)) + 2^-12 · max_j |v[j, c]| · (1 + S_i), S_i = max_j sum_t |q[i, t] k[j, t]| / sqrt(d_k)."""
-    q, k, v = (np.asarray(inputs[name], dtype=np.float64) for name in ("q", "k", "v"))
-    size = (np.abs(q) @ np.abs(k).T).max(axis=1) / np.sqrt(q.shape[1])  # S_i, (n,)
-    with np.errstate(all="ignore"):
-        ulp = np.spacing(np.abs(np.asarray(want).astype(np.float16))).astype(np.float64)  # (n, d_v)
-    return ulp + 2.0**-12 * np.abs(v).max(axis=0)[None, :] * (1.0 + size[:, None])
+def _found_in_the_katas() -> dict[str, Callable[[dict, np.ndarray], np.ndarray]]:
+    """Each kata's own tolerance, from its folder: ``dojo/catalogue/katas/<kata>/tolerance.py``
+    names it (``NAME``) and computes it (``allowance(inputs, want)``)."""
+    from dojo.catalogue import katas
+
+    found = {}
+    for module in katas.modules():
+        if (katas.home(module) / "tolerance.py").is_file():
+            own = importlib.import_module(f"dojo.catalogue.katas.{module}.tolerance")
+            found[own.NAME] = own.allowance
+    return found
 
 
 #: Each tolerance by the name a battery gives it.
-TOLERANCES: dict[str, Callable[[dict, np.ndarray], np.ndarray]] = {
-    "float16_attention": half_attention,
-}
+TOLERANCES: dict[str, Callable[[dict, np.ndarray], np.ndarray]] = _found_in_the_katas()
 
 
 def within(name: str, got, want, inputs: dict) -> np.ndarray:

@@ -63,7 +63,7 @@ def test_the_kata_tolerance_is_the_contracts_bound():
     want = np.array([[-1.5]], np.float16)
     # ulp16(1.5) = 2^-10; S = 6 / sqrt(2); max |v| = 4
     bound = 2.0**-10 + 2.0**-12 * 4.0 * (1 + 6 / np.sqrt(2))
-    assert tolerances.half_attention(case, want)[0, 0] == pytest.approx(bound)
+    assert tolerances.TOLERANCES["float16_attention"](case, want)[0, 0] == pytest.approx(bound)
     inside = np.array([[-1.5 + 0.9 * bound]], np.float16)
     outside = np.array([[-1.5 + 1.2 * bound]], np.float16)
     assert tolerances.agree("float16_attention", inside, want, case)

@@ -1,6 +1,6 @@
 """``dojo compare``'s inputs for half_precision_attention: edge cases (float16 overflow of q·k
 and of exp(), long key sequences), random cases, one per ValueError, the map and the speed run.
-Compared at the kata's own tolerance (dojo/catalogue/tolerances.py, "float16_attention")."""
+Compared at the kata's own tolerance ("float16_attention", its tolerance.py)."""
 
 from __future__ import annotations
 
