@@ -77,7 +77,11 @@ def test_a_generated_notebook_judges_a_wrong_then_a_right_answer(box, tmp_path):
     shown = html_of(cell)
     assert "✗" in shown and "✓" in shown
     assert "Slices whose scales differ by 1e4 each normalise on their own" in shown  # a property, by title
-    assert "First failure:" in shown and "expected:" in shown and "got:" in shown
+    # which property fails first depends on the run's fresh draws: a comparison shows expected
+    # and got, a check such as "the result is finite" does not; each shows the failing input
+    assert "First failure:" in shown and "failing input" in shown
+    if " is wrong." in shown.split("First failure:")[1].split("failing input")[0]:
+        assert "expected:" in shown and "got:" in shown
     assert 'class="dojo-diagnosis"' in shown
     assert "Your answer behaves like a known bug: Shifts by the global max" in shown
     assert '<img class="dojo-heatmap"' in shown and "data:image/png;base64,iVBORw0KGgo" in shown
