@@ -102,7 +102,7 @@ def compare_values(yours_value, ref_value, battery, inputs: dict | None = None) 
                 d["first"] = {"index": list(first), "yours": float(y[first]), "reference": float(r[first])}
         diffs[name] = d
         text = t("compare.output.diff", abs=fmt(d["max_abs"]), rel=fmt(d["max_rel"]))
-        if y.dtype != (r.dtype if own else np.float64):
+        if not (tolerances.same_dtype(y.dtype, r.dtype) if own else y.dtype == np.float64):
             agree = False
             text = t("compare.output.dtype", dtype=str(y.dtype), diff=text)
         if not d["agree"]:
