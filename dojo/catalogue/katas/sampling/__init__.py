@@ -1,0 +1,1 @@
+"""The kata sampling: what the tool teaches with (see kata.toml)."""
