@@ -26,6 +26,7 @@ def scaled_dot_product_attention(q, k, v, mask=None):
       (no broadcasting);
     - a query row has no allowed key;
     - a score that takes part in the softmax overflows to inf.
+    (What happens when only a blocked score overflows is left open.)
 
     NumPy only: do not import torch, jax, tensorflow, scipy or sklearn.
 
