@@ -466,6 +466,22 @@ def test_the_png_heading_names_the_kata_and_the_case_of_every_battery():
         assert all(len(line) <= 72 for line in heading), heading
 
 
+def test_each_map_says_what_its_rows_and_columns_are_and_the_colour_bar_names_no_axis():
+    """The colour bar's label is the same under every kata's maps, so it cannot say "rows: queries,
+    columns: keys" (softmax's rows are x's, sampling's columns are tokens): each battery's
+    ``map_what``, the PNG's heading, says it, in English and Chinese."""
+    from dojo.catalogue.batteries import BATTERIES, battery_text
+    from dojo.screens.figure import words
+
+    for module, battery in BATTERIES.items():
+        assert "row" in battery.map_what and "column" in battery.map_what, module
+        zh = battery_text(battery, "map_what", "zh")
+        assert "行" in zh and "列" in zh, (module, zh)
+    for lang in ("en", "zh"):
+        bar = words(lang)["bar"]
+        assert not any(axis in bar for axis in ("quer", "key", "query")), (lang, bar)
+
+
 def test_the_png_is_drawn_with_its_heading(sandbox, tmp_path):
     """The file names the kata and the case: in its metadata, and drawn as text in a band at the
     top where there is ink (and above which there is none)."""

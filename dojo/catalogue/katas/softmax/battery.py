@@ -81,7 +81,7 @@ BATTERY = Battery(
         Case("axis=-3 out of range for 2-D", fixed(x=np.ones((2, 3)), axis=-3), "error"),
         Case("length 0 along axis", fixed(x=np.zeros((3, 0)), axis=-1), "error"),
     ),
-    map_what="softmax(x, axis=-1) of a 6×6 x with -inf above the diagonal and row 4 shifted by +1e3",
+    map_what="softmax(x, axis=-1) of a 6×6 x with -inf above the diagonal and row 4 shifted by +1e3 (row = row of x, column = entry along axis -1)",
     map_inputs=_softmax_map_inputs,
     panels=lambda kw: [Panel("softmax(x, axis=-1)", (0,), np.isneginf(kw["x"]))],
     blocked_words="weight on -inf logits",

@@ -20,7 +20,7 @@ BATTERY = Battery(
         Case("inf in x", fixed(x=np.array([np.inf, 1.0])), "error"),
         Case("0-d input (a scalar)", fixed(x=np.array(2.0)), "error"),
     ),
-    map_what="relu of a 6×6 x",
+    map_what="relu of a 6×6 x (row = row of x, column = entry)",
     map_inputs=lambda: {"x": normal(np.random.default_rng(7), (6, 6), 2.0)},
     panels=lambda kw: [Panel("relu(x)", (0,), None, distribution=False)],
     blocked_words="a negative entry kept",
