@@ -199,8 +199,19 @@ def check_close(got, want, what, why="", rtol: float = RTOL, atol: float = ATOL)
             diff = np.abs(got - want)
         detail = message("values.first-difference", index=str(first), want=float(want[first]),
                          got=float(got[first]), largest=_nanmax(diff))
+    digits = telling_precision(want, got)
     raise KataMismatch(message("values.wrong", what=what, why_text=why_text, detail=detail,
-                               expected=array_param(want), got=array_param(got)))
+                               expected=array_param(want, precision=digits),
+                               got=array_param(got, precision=digits)))
+
+
+def telling_precision(want, got) -> int:
+    """The fewest digits (6, 10 or 17) at which the printed expected and got differ: a float32
+    rounding error (1e-8) printed at 6 digits would show two identical arrays."""
+    for digits in (6, 10):
+        if np.array2string(want, precision=digits, threshold=60) != np.array2string(got, precision=digits, threshold=60):
+            return digits
+    return 17
 
 
 def _nanmax(diff) -> str:

@@ -20,7 +20,8 @@ A property record (``Property``):
 - ``diagnosis``: the catalogue id of the known bug it behaves like (``masked_attention/mask_inverted``)
   and ``behaves_like`` the stems; ``unchecked``: the names of the compare battery's error cases
   the answer does not raise ValueError for, when the known bug is a value bug; ``seconds``; ``output``: what the candidate's code printed
-  while the property ran; ``node``: the pytest node id.
+  for the last input the property tried (the failing one, which Hypothesis runs last), at most
+  500 characters; ``node``: the pytest node id.
 """
 
 from __future__ import annotations
@@ -32,6 +33,28 @@ from dataclasses import dataclass, field
 STATUSES = ("pass", "fail", "error", "timeout", "skipped", "incomplete")
 #: Verdict states that mean the file could not be judged property by property.
 STATUS_STATES = ("not-started", "cannot-import", "numpy-only", "timed-out")
+
+
+def telling(record: dict) -> tuple[int, int]:
+    """How much a failing property explains, for the order a verdict shows failures in (lower
+    first; ties keep the judge's order): what stops the whole file; the answer raising on a
+    valid input ("raised IndexError …" says where); a property on which the judge named a known
+    bug (its message and the bug's name agree); a specific rule ("every slice sums to 1: are
+    you reducing over the right axis?"); a comparison of the whole answer with the oracle (by
+    convention ``test_matches_*`` and ``test_the_largest_realistic_case_*``: almost any bug
+    fails them and they name none); last the contract's errors (``test_rejects_*``), which a
+    first draft fails before it checks anything."""
+    name = str(record.get("id") or "")
+    if record.get("file_level"):
+        return (0, 0)
+    if name.startswith("test_rejects_"):
+        return (5, 0)
+    if record.get("status") == "error":
+        return (1, 0)
+    general = name.startswith(("test_matches_", "test_the_largest_realistic_case"))
+    if record.get("diagnosis"):
+        return (2, int(general))
+    return (4, 0) if general else (3, 0)
 
 
 @dataclass
@@ -57,7 +80,22 @@ class Verdict:
 
     @property
     def failures(self) -> list[dict]:
-        return [r for r in self.records if r["status"] not in ("pass", "skipped")]
+        """The failing records, the one that explains most first (``telling``); the ✓/✗ list
+        keeps the judge's order."""
+        return sorted((r for r in self.records if r["status"] not in ("pass", "skipped")), key=telling)
+
+    @property
+    def first_failure(self) -> dict | None:
+        """The failure a screen shows first (``failures[0]``), with the verdict's diagnosis: the
+        judge names the known bug on the property it found it on, which may be another one."""
+        failures = self.failures
+        if not failures:
+            return None
+        first = failures[0]
+        named = next((r for r in failures if r.get("diagnosis")), None)
+        if named is None or first.get("diagnosis"):
+            return first
+        return {**first, **{k: named[k] for k in ("diagnosis", "behaves_like", "unchecked") if k in named}}
 
     @property
     def diagnosis(self) -> str | None:

@@ -221,7 +221,7 @@ def failure_text(record: dict, function: str, header: str | None = None, glue: b
     if label and calls:
         count = record.get("call_count", len(calls))
         if count > 1:
-            label_text = text(message("input.shrunk-calls", count=count))
+            label_text = text(message(f"{label}-calls", count=count))
         else:
             label_text = text(message(label))
         lines += ["", f"  {label_text}"]
@@ -253,6 +253,28 @@ def call_text(function: str, call: dict) -> str:
 def _indent(text: str, n: int = 2) -> str:
     pad = " " * n
     return "\n".join(pad + ln if ln.strip() else "" for ln in text.splitlines())
+
+
+#: Lines of what the candidate printed that a verdict shows under its first failure (the record
+#: keeps at most 500 characters: dojo/screens/results.py OUTPUT_LIMIT)
+PRINTED_LINES = 10
+
+
+def printed_lines(env: Env, printed: str, module: str) -> list[screen.Line]:
+    """What the candidate's code printed for the failing input, as pytest shows a test's output:
+    at most PRINTED_LINES lines, then where the rest is."""
+    from dojo.text.messages import t
+    from dojo.worker.answers import visible
+
+    shown = visible(printed).rstrip("\n").split("\n") if printed.strip() else []
+    if not shown:
+        return []
+    out = [line(env, ("  " + t("verdict.printed"), "bold"))]
+    out += [line(env, "    " + ln) for ln in shown[:PRINTED_LINES]]
+    if len(shown) > PRINTED_LINES:
+        out.append(line(env, ("    " + t("verdict.printed-more", count=len(shown) - PRINTED_LINES,
+                                         command=keep(f"`pytest tests/test_{module}.py`")), "dim"), hang=4))
+    return out + [line(env)]
 
 
 def verdict_lines(env: Env, verdict, kata, shown_file: str, show_details: bool = True) -> list[screen.Line]:
@@ -293,11 +315,12 @@ def verdict_lines(env: Env, verdict, kata, shown_file: str, show_details: bool =
         out += [line(env, "  " + ln) for ln in v.output.splitlines()]
     failures = v.failures
     if failures and show_details:
-        first = failures[0]
+        first = v.first_failure
         out.append(line(env))
         out.append(line(env, (t("verdict.first-failure"), "red bold")))
         out += [line(env), *(line(env, ln) for ln in failure_text(first, kata.function, glue=True).splitlines()),
                 line(env)]
+        out += printed_lines(env, first.get("output") or "", kata.module)
         if len(failures) > 1:
             out.append(line(env, ("  " + t("verdict.more-failing", count=len(failures) - 1), "dim")))
     seed = getattr(v, "seed", None)

@@ -39,16 +39,17 @@ def is_message(value) -> bool:
     return isinstance(value, dict) and isinstance(value.get("id"), str) and isinstance(value.get("params", {}), dict)
 
 
-def array_param(a, indent: int = 0) -> dict:
+def array_param(a, indent: int = 0, precision: int = 6) -> dict:
     """An array as message data: its shape, dtype, a compact printout (NumPy's, at most 60
-    entries) and, when small, its values (non-finite ones as "nan", "inf", "-inf")."""
+    entries, ``precision`` digits) and, when small, its values (non-finite ones as "nan",
+    "inf", "-inf")."""
     import numpy as np
 
     from dojo.text.screen import array_width
 
     a = np.asarray(a)
     # its rows start about 14 cells in: "  " + "  expected: " (a verdict's failure)
-    text = np.array2string(a, precision=6, threshold=60, edgeitems=3, max_line_width=array_width(90, 14))
+    text = np.array2string(a, precision=precision, threshold=60, edgeitems=3, max_line_width=array_width(90, 14))
     data = {"array": text, "shape": list(a.shape), "dtype": str(a.dtype)}
     if a.size <= 256 and a.dtype.kind in "biuf":
         data["values"] = _json_values(a.tolist())

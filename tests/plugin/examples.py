@@ -57,6 +57,9 @@ def _bound_shrinking(item) -> None:
         fingerprint = _fingerprint(kwargs)
         if hasattr(kwargs.get("kata"), "calls"):
             kwargs["kata"].calls = []  # the calls of this example only
+        # and what the candidate printed in this example only: Hypothesis runs the failing
+        # input last, so the record's output is the failing case's (pytest's capture keeps all)
+        item.config.dojo_printed = []
         if state["since"] is not None and fingerprint not in state["failed"]:
             state["tried"] += 1
             if state["tried"] > SHRINK_EXAMPLES or time.monotonic() - state["since"] > SHRINK_SECONDS:

@@ -38,7 +38,10 @@ def test_kv_cache_top_left_mask_fails_then_the_reference_passes(sandbox, wrong, 
     r = sandbox.run("test", "kv_cache_attention")
     assert r.code == 1, r.out + r.err
     assert "✗ Matches torch's scaled_dot_product_attention with causal_lower_right(n, m)" in r.out
-    assert "aligned\n    to the bottom-right corner" in r.out and "Traceback" not in r.out
+    # shown first: a property that names the bug (a diagnosed failure comes before the rest)
+    first = r.out.split("First failure:")[1]
+    assert "behaves like a known bug: The causal mask is aligned top-left" in first, r.out
+    assert "Traceback" not in r.out
     assert "✓ With m == n (the cache holds only the new tokens) it is ordinary causal attention" in r.out
 
     sandbox.write_kata("kv_cache_attention", solution("kv_cache_attention"))
@@ -66,6 +69,8 @@ def test_a_full_matrix_flash_attention_fails_the_memory_bound_in_test_and_compar
     assert "✗ At n = m = 2048, d_k = d_v = 16 and block_size = 64, causal or not, a call needs less than 16 MiB" in r.out
     assert "the memory bound is broken" in r.out and "the contract's bound is 16 MiB" in r.out
     assert r.out.count("✗") == 1  # its values are right: only the memory property fails
+    # the input is the fixed 2048 x 16 one: not "shrunk by Hypothesis" (issue 35)
+    assert "failing input, as your function got it:" in r.out and "shrunk" not in r.out
 
     r = sandbox.run("compare", "flash_attention", "--no-speed")
     assert r.code == 1, r.out + r.err

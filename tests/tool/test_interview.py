@@ -323,6 +323,26 @@ def test_ctrl_c_abandons_and_loses_nothing(sandbox, interview, nan_bug):
 
 
 @pytest.mark.contributors  # live or long: the contributors' suite
+def test_a_deleted_attempt_file_is_said_on_t_and_put_back_for_the_report(sandbox, interview, nan_bug):
+    """Deleted mid-interview, the file was silently judged as last seen ("unchanged since the last
+    run") and the report's attempt path pointed to nothing (issue 35)."""
+    live = interview("softmax")
+    live.attempt.write_text(nan_bug.read_text())
+    live.wait_for(rf"{N - 1} of {N} properties pass")
+    live.attempt.unlink()
+    live.key("t")
+    live.wait_for(rf"{re.escape(str(live.attempt))} is gone \(deleted or moved\?\)\. The interview judges what it last saw")
+    live.wait_for("unchanged since the last run")
+    live.key("q")
+    live.wait_for(r"\[y/N\]")
+    live.key("y")
+    assert live.end() == 1
+    assert f"warning: {live.attempt} was missing; put back the version the interview last saw." in live.out
+    assert live.attempt.read_text() == nan_bug.read_text()  # the report's attempt path holds the answer
+    assert field(live.out, "attempt") == str(live.attempt)
+
+
+@pytest.mark.contributors  # live or long: the contributors' suite
 def test_no_watch_is_gone_and_saves_are_still_judged_by_polling(sandbox, interview, nan_bug):
     # `--no-watch` changed nothing (saves are always found by polling), so it was removed.
     r = sandbox.run("interview", "softmax", "--no-watch")

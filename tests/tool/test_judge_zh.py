@@ -54,7 +54,8 @@ def sandbox(tmp_path):
 
 
 def test_a_wrong_answer_is_framed_in_chinese(sandbox):
-    sandbox.write_kata("softmax", WRONG / "global_max_shift.py")
+    # float32 arithmetic: its first failure is a comparison, shown with expected and got
+    sandbox.write_kata("softmax", WRONG / "float32_arithmetic.py")
     r = sandbox.run("test", "softmax", env={"DOJO_LANG": "zh"})
     assert r.code != 0, r.out
     out = r.out
@@ -64,7 +65,7 @@ def test_a_wrong_answer_is_framed_in_chinese(sandbox):
     expected = next(ln for ln in lines if "期望值：" in ln)
     got = next(ln for ln in lines if "实际值：" in ln)
     assert expected.index("[") == got.index("[") and expected.strip().startswith("期望值：")
-    assert before_placeholder("values.nan-at").strip() in out
+    assert before_placeholder("values.first-difference").strip() in out
     assert before_placeholder("diagnosis") in out  # the diagnosis framing
     assert before_placeholder("input.shrunk") in out or before_placeholder("input.shrunk-calls") in out
     assert ZH["array.shape"].split("{")[0] in out

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from dojo.commands.interview.attempt import Attempt, sha, soft_write
+from dojo.commands.interview.attempt import Attempt, read_bytes, sha, soft_write
 from dojo.commands.interview.report import score
 from dojo.commands.interview.screen import clock_text
 from dojo.commands.cli.common import words
@@ -66,6 +66,11 @@ def finish(iv, a: Attempt, ended_by: str, clock: float, frozen: bytes | None = N
         attempted = not a.untouched(a.seen_bytes)
         graded = p.verdict if attempted else None
         outcome = "abandoned"
+    if read_bytes(a.path) is None and a.seen_bytes is not None and not a.path.exists():
+        # the attempt file was deleted during the problem: the report's "attempt" path gets
+        # back what the interview last saw, so it points to the answer, not to nothing
+        if soft_write(env, a.path, a.seen_bytes):
+            iv.say(line(env, (words("interview.file-put-back", path=str(a.path)), "yellow")))
     graded = graded or {}
     # A loop stage's time runs from where the loop's clock stood when it started.
     limit = p.limit_s - p.stage_start_s

@@ -25,6 +25,9 @@ class Judging:
     def test_now(self, a: Attempt, follow: bool = True) -> dict:
         """The verdict for the content last seen: the cached one, or a fresh judge run."""
         p = a.problem
+        if read_bytes(a.path) is None:  # deleted or moved: judge what the interview last saw, and say so
+            self.iv.say(line(self.iv.env, (words("interview.judge.gone", clock=clock_text(a.elapsed()),
+                                                 file=str(a.path)), "yellow")))
         if p.judged is not None and p.judged == p.seen and p.verdict:
             self.iv.say(words("interview.judge.unchanged", clock=clock_text(a.elapsed()),
                               count=pass_count(p.verdict["passed"], p.verdict["total"])))

@@ -102,7 +102,7 @@ def verdict(v, kata: registry.Kata, shown_file: str, images: list[str] = (), lin
         out.append(pre("\n".join(x for x in (text(v.problem), v.output) if x)))
     failures = v.failures
     if details and failures:
-        out.append(failure(failures[0], kata))
+        out.append(failure(v.first_failure, kata))
         if len(failures) > 1:
             out.append(f'<div style="color:{GREY}">{escape(t("verdict.more-failing", count=len(failures) - 1))}</div>')
     out += [f'<div class="dojo-heatmaps">{img}</div>' for img in images]
