@@ -19,6 +19,7 @@ from dojo.catalogue.env import Env
 from dojo.commands.interview.screen import around
 from dojo.screens.render import line
 from dojo.state.state import Store
+from dojo.text.messages import listed
 
 #: ``dojo interview`` flags that ``dojo drill`` hands on as they are (when interview has them)
 PASSTHROUGH = ("--minutes", "--coach", "--manual", "--answer", "--at")
@@ -137,7 +138,7 @@ def nothing_due(env: Env, entries: dict) -> int:
     fresh = never_interviewed(env, entries)
     if fresh:
         env.say(line(env, *around("drill.never-interviewed", "command", f"`dojo drill {fresh[0]}`",
-                                  katas=", ".join(fresh))))
+                                  katas=listed(fresh))))
     return Exit.OK
 
 

@@ -283,7 +283,9 @@ def verdict_lines(env: Env, verdict, kata, shown_file: str, show_details: bool =
     from dojo.text.messages import t, text
 
     v = verdict
-    out = [line(env, (kata.module, "bold"), f" — {locale.kata_title(kata)}   ({shown_file})")]
+    # too wide for the terminal, the title and the file continue under the title, not at column 0
+    out = [line(env, (kata.module, "bold"), f" — {locale.kata_title(kata)}   ({shown_file})",
+                hang=screen.cell_len(kata.module) + 3)]
     said = sandbox_line(env, getattr(v, "sandbox", None))
     if said:
         out += said

@@ -62,6 +62,7 @@ def fit(console, text, hang: int | None, width: int) -> list:
     plain = text.plain
     if cells(plain) <= width:
         return [unglue(text)]
+    text = glue_quoted(text)
     indent = len(plain) - len(plain.lstrip(" "))
     hang = indent if hang is None else hang
     if width - hang < MIN_TEXT:  # too little room beside the hang: continue under the indent
@@ -83,6 +84,26 @@ def fit(console, text, hang: int | None, width: int) -> list:
         out.append(unglue(head + first))
     out += [unglue(outdent(ln, hang, width)) for ln in lines[1:]]
     return out
+
+
+#: Inline code in a sentence: "`dojo test flash_attention` judges it".
+QUOTED = re.compile(r"`[^`\n]+`")
+#: The space between a number and its unit: "2 s", "16 MiB", "0.35 ms".
+UNIT_SPACE = re.compile(r"(?<=\d) (?=(?:s|ms|µs|ns|min|h|B|KiB|MiB|GiB|kB|MB|GB|%|秒|分钟)(?![\w]))")
+
+
+def glue_quoted(text):
+    """``text`` with the spaces inside each `quoted` span and between a number and its unit
+    glued: a command moves to the next line whole instead of splitting into "`dojo" / "test
+    flash_attention`", a limit is never "2" / "s CPU" (kept text wider than a line still
+    breaks, ``wrap``)."""
+    plain = text.plain
+    glued = UNIT_SPACE.sub(GLUE, QUOTED.sub(lambda m: m.group(0).replace(" ", GLUE), plain))
+    if glued == plain:
+        return text
+    text = text.copy()
+    text.plain = glued
+    return text
 
 
 def rstripped(text):

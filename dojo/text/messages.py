@@ -90,8 +90,13 @@ def text(msg, language: str | None = None, glue: bool = False) -> str:
 def _fill(line: str, params: dict, language: str, glue: bool = False) -> str:
     pieces, at = [], 0
     column = 0
+    # In Chinese no space separates two Chinese words: a template's space beside a value (there
+    # for an identifier, "{what} 不对") goes when the value itself is Chinese ("沿 axis 0 每个切片的和").
+    zh = language == "zh"
     for m in _PLACEHOLDER.finditer(line):
         literal = line[at:m.start()]
+        if zh and pieces and literal.startswith(" ") and _wide(pieces[-1][-1:]) and _wide(literal[1:2]):
+            literal = literal[1:]
         pieces.append(literal)
         column = _column_after(pieces)
         raw = params.get(m.group(1), "")
@@ -99,10 +104,22 @@ def _fill(line: str, params: dict, language: str, glue: bool = False) -> str:
         if "\n" in value and _is_array(raw):  # an array lines up under its first row
             first, *rest = value.split("\n")  # a blank line between blocks stays empty
             value = "\n".join([first, *(" " * column + ln if ln.strip() else "" for ln in rest)])
+        if zh and pieces[-1].endswith(" ") and _wide(pieces[-1][-2:-1]) and _wide(value[:1]):
+            pieces[-1] = pieces[-1][:-1]
         pieces.append(value)
         at = m.end()
-    pieces.append(line[at:])
+    literal = line[at:]
+    if zh and pieces and literal.startswith(" ") and _wide(pieces[-1][-1:]) and _wide(literal[1:2]):
+        literal = literal[1:]
+    pieces.append(literal)
     return "".join(pieces)
+
+
+def _wide(ch: str) -> bool:
+    """A Chinese character or full-width punctuation (two cells on a terminal)."""
+    import unicodedata
+
+    return bool(ch) and unicodedata.east_asian_width(ch) in "WF"
 
 
 def _column_after(pieces: list[str]) -> int:
@@ -135,6 +152,11 @@ def _value(value, language: str | None = None, glue: bool = False) -> str:
     if isinstance(value, float):
         return repr(value)
     return "" if value is None else str(value)
+
+
+def listed(items) -> str:
+    """Names in a row, in the language's way: "softmax, rope" / "softmax、rope"."""
+    return t("list.separator").join(str(i) for i in items)
 
 
 def t(id: str, **params) -> str:

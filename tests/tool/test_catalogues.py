@@ -284,6 +284,31 @@ def test_every_chinese_text_keeps_to_the_glossary():
     assert not found, "terms the glossary (docs/zh-glossary.md) says not to use:\n" + "\n".join(found)
 
 
+#: One space between two Chinese characters: Chinese does not separate words by spaces
+#: (docs/zh-glossary.md, 写法); a space there is a template's, left by mistake. (Wider gaps
+#: line up columns; a space after full-width punctuation separates two sentences on a line.)
+_SPACE_IN_CHINESE = re.compile("(?<! )[\u4e00-\u9fff] [\u4e00-\u9fff]")
+
+
+def test_no_chinese_text_puts_a_space_between_chinese_words():
+    found = [f"{where}: …{m.group(0)}…" for where, text in _chinese_texts().items()
+             for m in _SPACE_IN_CHINESE.finditer(text.replace("\\n", "\n"))]
+    assert not found, "a space between Chinese words:\n" + "\n".join(found)
+
+
+def test_a_chinese_value_in_a_template_leaves_no_space_beside_chinese_words():
+    """The template keeps its space for an identifier ("softmax(x) 不对") and drops it for a
+    Chinese value ("沿 axis 0 每个切片的和不对", seen live as "…的和 不对")."""
+    from dojo.text.messages import text
+
+    def wrong(what):
+        return text({"id": "values.wrong", "params": {"what": what, "why_text": "", "detail": "",
+                                                        "expected": "1", "got": "2"}}, "zh").split("\n")[0]
+
+    assert wrong("沿 axis 0 每个切片的和") == "沿 axis 0 每个切片的和不对。"
+    assert wrong("softmax(x, axis=-1)") == "softmax(x, axis=-1) 不对。"
+
+
 def test_line_breaking_in_cells():
     """Chinese breaks between characters, never before closing punctuation; Latin words and
     code are never broken; every line fits."""

@@ -749,3 +749,26 @@ def test_the_battery_tells_every_known_wrong_implementation_apart(kata, path):
 def test_the_battery_agrees_with_every_known_right_implementation(kata, path):
     bad = [(name, text) for name, agree, text in _agreement(kata, path, False, limit=30.0) if not agree]
     assert not bad, f"{path.name} is right, yet these cases disagree: {bad}"
+
+
+def test_a_diff_line_wider_than_the_terminal_continues_with_its_own_sign(monkeypatch):
+    """Word-wrapped by the screen, the tail of a long ``-`` line started at column 0 and read
+    as unchanged code (issue 35): each piece now starts with the line's sign and a mark."""
+    import io
+
+    from dojo.catalogue.env import Env
+    from dojo.commands.compare.report import CONTINUED, diff_lines
+    from dojo.text.screen import cell_len
+
+    monkeypatch.setenv("COLUMNS", "30")
+    env = Env(color=False, stdout=io.StringIO())
+    removed = "-    scores = q @ k.T / np.sqrt(d_k)  # 缩放点积"
+    out = diff_lines(env, ["--- reference", "+++ yours", removed, " short", "+" + "x" * 70])
+    assert all(cell_len(ln) <= 30 for ln in out), out
+    tail = out[3:out.index(" short")]
+    assert tail and all(ln.startswith("-" + CONTINUED) for ln in tail), out
+    assert "".join([out[2]] + [ln[2:] for ln in tail]) == removed  # nothing lost
+    added = out[out.index(" short") + 1:]
+    assert len(added) == 3 and all(ln.startswith("+" + CONTINUED) for ln in added[1:])
+    monkeypatch.delenv("COLUMNS")  # a pipe: every line whole
+    assert diff_lines(env, [removed]) == [removed]

@@ -108,7 +108,7 @@ class Live:
         self.mark = 0
         self.lock = threading.Lock()
         threading.Thread(target=self._read, daemon=True).start()
-        self.attempt = Path(self.wait_for(r"Write your answer in: (\S+)").group(1))
+        self.attempt = box.root / self.wait_for(r"Write your answer in: (\S+)").group(1)  # relative to the cwd
         self.wait_for(r"⏱ (stage \d+ of \d+ · )?\d+:\d\d used")  # the clock has started: from now on, moving it counts
 
     def _read(self):
@@ -331,15 +331,16 @@ def test_a_deleted_attempt_file_is_said_on_t_and_put_back_for_the_report(sandbox
     live.wait_for(rf"{N - 1} of {N} properties pass")
     live.attempt.unlink()
     live.key("t")
-    live.wait_for(rf"{re.escape(str(live.attempt))} is gone \(deleted or moved\?\)\. The interview judges what it last saw")
+    rel = str(live.attempt.relative_to(sandbox.root))  # paths are shown from the cwd (80 columns)
+    live.wait_for(rf"{re.escape(rel)} is gone \(deleted or moved\?\)\. The interview judges what it last saw")
     live.wait_for("unchanged since the last run")
     live.key("q")
     live.wait_for(r"\[y/N\]")
     live.key("y")
     assert live.end() == 1
-    assert f"warning: {live.attempt} was missing; put back the version the interview last saw." in live.out
+    assert f"warning: {rel} was missing; put back the version the interview last saw." in live.out
     assert live.attempt.read_text() == nan_bug.read_text()  # the report's attempt path holds the answer
-    assert field(live.out, "attempt") == str(live.attempt)
+    assert field(live.out, "attempt") == rel
 
 
 @pytest.mark.contributors  # live or long: the contributors' suite
@@ -430,7 +431,7 @@ def test_two_problems_end_with_one_summary_of_both(sandbox, interview, solution,
     live.key("s")
     live.wait_for(r"Press n to start it")
     live.key("n")
-    second = Path(live.wait_for(r"Write your answer in: (\S+)").group(1))
+    second = sandbox.root / live.wait_for(r"Write your answer in: (\S+)").group(1)
     live.wait_for(r"⏱ 0:00 used")  # rope's own clock starts at n
     second.write_text(wrong("rope", "ignores_positions").read_text())
     live.wait_for(r"saved\.")
@@ -548,7 +549,7 @@ def test_in_a_real_terminal_the_countdown_redraws_and_a_save_is_judged(sandbox, 
     subprocess.run(tmux + ["new-session", "-d", "-s", "dojo", "-x", "200", "-y", "50",
                            "-c", str(sandbox.root), f"env {command}; sleep 60"], check=True)
     try:
-        attempt = Path(wait_for(r"Write your answer in: (\S+)").group(1))
+        attempt = sandbox.root / wait_for(r"Write your answer in: (\S+)").group(1)
         wait_for(r"⏱ 0:00 used · 10:00 left │ not judged yet │ s submit")
         sandbox.set_clock(75)
         wait_for(r"⏱ 1:15 used · 8:45 left")

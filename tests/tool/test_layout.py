@@ -240,6 +240,24 @@ def test_a_long_line_wraps_at_words_under_its_hang_and_keeps_paths_and_commands_
     assert "\x1b[31m" in narrow and "\x1b[" not in whole  # colour on the terminal only
 
 
+def test_a_command_in_backquotes_moves_to_the_next_line_whole(monkeypatch):
+    """A catalogue sentence's `command` (not marked ``keep`` by the screen) split across lines as
+    "`dojo" / "test flash_attention`" at 80 columns, in both languages (issue 35)."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    sentence = ("No verdict for the file as it is now: flash_attention, sliding_window_attention. "
+                "`dojo test flash_attention` judges it; `dojo check` judges every kata.")
+    zh = "当前文件还没有评测结果：flash_attention。用 `dojo test flash_attention` 评测它；`dojo check` 评测全部。"
+    for text in (sentence, zh):
+        for width in (60, 80, 100):
+            shown = screen_lines(say_on(width, lambda env: [screen.line(env, text)]))
+            assert all(ln.count("`") % 2 == 0 for ln in shown), (width, shown)
+            assert "dojo test flash_attention" in "\n".join(shown)
+    limit = "你的函数用满了单次调用的上限 2 s CPU 时间，还在算：可能是死循环，也可能是做了远超输入所需的计算"
+    for width in range(24, 60):  # a number and its unit never part ("2" / "s CPU")
+        shown = screen_lines(say_on(width, lambda env: [screen.line(env, limit)]))
+        assert any("2 s" in ln for ln in shown), (width, shown)
+
+
 def test_widths_are_terminal_cells_so_chinese_text_fits(monkeypatch):
     monkeypatch.delenv("COLUMNS", raising=False)
     sentence = "注意力机制的每一行权重之和为一" * 6  # 90 characters, 180 cells

@@ -147,7 +147,7 @@ def test_a_stage_that_raised_on_a_valid_input_says_so_and_points_at_compare(sand
             "is_causal=True), for ordinary, large (~1e4) and far-below-zero scores (from about -1e9 down to the edge "
             "of overflow) — raised ValueError on a valid input") in report
     # the last stage's pointer sits with the others', and is given once
-    assert f"                 explained by: `dojo compare causal_self_attention --file {final}`" in report
+    assert f"                 explained by: `dojo compare causal_self_attention --file {final.relative_to(sandbox.root)}`" in report
     assert report.count("dojo compare") == 1
     checked = report.split("What the judge checked, stage by stage", 1)[1]
     assert "  Stage 1: causal_self_attention — failed\n" in checked
@@ -179,7 +179,7 @@ def pass_stage_one(sandbox, live, solution, at: str) -> str:
     live.wait_for(rf"⏱ stage 1 of 5 · {at} used")
     live.key("s")
     live.wait_for(rf"Stage 1 of 5: passed at {at}")
-    second = live.wait_for(r"Write your answer in: (\S+)").group(1)
+    second = live.box.root / live.wait_for(r"Write your answer in: (\S+)").group(1)
     live.wait_for(rf"⏱ stage 2 of 5 · {at} used")
     return second
 
@@ -207,7 +207,7 @@ def test_a_live_loop_moves_on_when_a_stage_is_submitted_and_stops_hard_on_one_cl
     assert frozen.read_text() == bug.read_text()  # the hard stop froze what was saved in time
     assert "Interview loop over: 1 of 5 stages passed" in live.out
     # the stage that ran out of time gets its pointer where every failed stage has one, and its name
-    assert f"                 explained by: `dojo compare masked_attention --file {frozen}`" in live.out
+    assert f"                 explained by: `dojo compare masked_attention --file {frozen.relative_to(sandbox.root)}`" in live.out
     assert "  Stage 2: masked_attention — time ran out\n" in live.out
 
 
@@ -262,7 +262,7 @@ def test_ctrl_c_in_a_loop_abandons_it_and_records_the_stages_so_far(sandbox, int
     live.wait_for(r"saved\.")
     live.key("s")
     live.wait_for(r"Stage 1 of 5: passed")
-    second = live.wait_for(r"Write your answer in: (\S+)").group(1)
+    second = live.box.root / live.wait_for(r"Write your answer in: (\S+)").group(1)
     live.wait_for(r"⏱ stage 2 of 5")
     with open(second, "a") as f:
         f.write("\n# started on masked attention\n")

@@ -130,3 +130,18 @@ def test_expected_and_got_are_printed_with_enough_digits_to_differ():
     with pytest.raises(KataMismatch) as caught:
         check_close(want + 0.01, want, "softmax(x)")
     assert caught.value.message["params"]["expected"]["array"] == np.array2string(want, precision=6)
+
+
+def test_a_header_too_wide_for_80_columns_continues_under_the_title(monkeypatch):
+    """"(katas/masked_attention.py)" wrapped onto a line of its own at column 0 (issue 35)."""
+    from dojo.text import screen
+
+    monkeypatch.setenv("COLUMNS", "80")
+    out = io.StringIO()
+    env = Env(color=False, stdout=out)
+    kata = registry.get("masked_attention")
+    verdict = Verdict("masked_attention", "failing", total=1, records=[_record("test_x")])
+    env.say(verdict_lines(env, verdict, kata, "katas/masked_attention.py")[0])
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 2 and all(screen.cell_len(ln) <= 80 for ln in lines), lines
+    assert lines[1].startswith(" " * (len("masked_attention") + 3)) and lines[1].strip(), lines

@@ -10,6 +10,7 @@ from dojo.commands.cli.common import Exit, next_kata, shown, state_now, styled, 
 from dojo.catalogue.env import Env
 from dojo.screens.render import duration, keep, line, paint, status_text
 from dojo.state.state import CHANGED, MISSING, UNJUDGED, Store
+from dojo.text.messages import listed
 
 
 #: The first commands to know, two a line under the welcome: (command, what it does: an id).
@@ -176,9 +177,9 @@ def now_lines(env: Env, store: Store) -> list[str]:
     missing = [m for m, s in states.items() if s == MISSING]
     lines = []
     if stale:
-        lines.append(words("progress.stale", katas=", ".join(stale), first=stale[0]))
+        lines.append(words("progress.stale", katas=listed(stale), first=stale[0]))
     if missing:
-        lines.append(words("progress.missing", katas=", ".join(missing), first=missing[0]))
+        lines.append(words("progress.missing", katas=listed(missing), first=missing[0]))
     return [""] + lines if lines else []
 
 

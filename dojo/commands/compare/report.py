@@ -145,20 +145,40 @@ def speed_section(env: Env, speed: dict, width: int | None = None) -> None:
             env.say(paint(env, ln, colour))
 
 
+#: The mark that starts a diff line's continuation on a narrow terminal, after its +, - or space.
+CONTINUED = "↪"
+
+
 def diff_lines(env: Env, diff: list[str]) -> list[str]:
+    """The diff, coloured; on a terminal, a line wider than it is cut at the margin and each
+    piece after the first starts with the line's own +, - or space and ``CONTINUED`` (word
+    wrapping would start the tail of a ``-`` line at column 0, where it reads as unchanged code)."""
+    width = screen.columns(env)
     out = []
     for ln in diff:
-        if ln.startswith(("+++", "---")):
-            out.append(paint(env, ln, "bold"))
-        elif ln.startswith("@@"):
-            out.append(paint(env, ln, "cyan"))
-        elif ln.startswith("+"):
-            out.append(paint(env, ln, "green"))
-        elif ln.startswith("-"):
-            out.append(paint(env, ln, "red"))
-        else:
-            out.append(ln)
+        style = ("bold" if ln.startswith(("+++", "---")) else "cyan" if ln.startswith("@@")
+                 else "green" if ln.startswith("+") else "red" if ln.startswith("-") else None)
+        for piece in _pieces(ln, width):
+            out.append(paint(env, piece, style) if style else piece)
     return out
+
+
+def _pieces(ln: str, width: int | None) -> list[str]:
+    """``ln`` cut into lines of at most ``width`` cells, continuations marked."""
+    if width is None or width < 8 or screen.cell_len(ln) <= width:
+        return [ln]
+    ln = ln.expandtabs(4)
+    sign = ln[0] if ln[:1] in ("+", "-", " ") and not ln.startswith(("+++", "---", "@@")) else ""
+    pieces, current, used, room = [], "", 0, width
+    for ch in ln:
+        cells = screen.cell_len(ch)
+        if used + cells > room:
+            pieces.append(current)
+            current, used, room = sign + CONTINUED, len(sign) + 1, width
+        current += ch
+        used += cells
+    pieces.append(current)
+    return pieces
 
 
 def report_json(report: dict) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 from dojo.commands.interview.attempt import Attempt, read_bytes, sha, soft_write
 from dojo.commands.interview.report import score
 from dojo.commands.interview.screen import clock_text
-from dojo.commands.cli.common import words
+from dojo.commands.cli.common import shown, words
 from dojo.screens.render import line
 
 RECORD_VERSION = 1
@@ -70,7 +70,7 @@ def finish(iv, a: Attempt, ended_by: str, clock: float, frozen: bytes | None = N
         # the attempt file was deleted during the problem: the report's "attempt" path gets
         # back what the interview last saw, so it points to the answer, not to nothing
         if soft_write(env, a.path, a.seen_bytes):
-            iv.say(line(env, (words("interview.file-put-back", path=str(a.path)), "yellow")))
+            iv.say(line(env, (words("interview.file-put-back", path=shown(env, a.path)), "yellow")))
     graded = graded or {}
     # A loop stage's time runs from where the loop's clock stood when it started.
     limit = p.limit_s - p.stage_start_s

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from dojo.commands.interview.attempt import Attempt, read_bytes, sha
 from dojo.commands.interview.screen import clock_text
-from dojo.commands.cli.common import words
+from dojo.commands.cli.common import shown, words
 from dojo.screens.render import line, pass_count, verdict_lines
 
 
@@ -27,7 +27,7 @@ class Judging:
         p = a.problem
         if read_bytes(a.path) is None:  # deleted or moved: judge what the interview last saw, and say so
             self.iv.say(line(self.iv.env, (words("interview.judge.gone", clock=clock_text(a.elapsed()),
-                                                 file=str(a.path)), "yellow")))
+                                                 file=shown(self.iv.env, a.path)), "yellow")))
         if p.judged is not None and p.judged == p.seen and p.verdict:
             self.iv.say(words("interview.judge.unchanged", clock=clock_text(a.elapsed()),
                               count=pass_count(p.verdict["passed"], p.verdict["total"])))

@@ -30,7 +30,7 @@ from dojo.commands.interview.report import failure_words, followups, property_li
 from dojo.judge.verdict import diagnosis_words
 from dojo.commands.interview.screen import around, clock_text, difficulty_words
 from dojo.commands.interview.state import Entry, Loop, Problem, Session
-from dojo.commands.cli import Exit, words
+from dojo.commands.cli import Exit, shown, words
 from dojo.text import screen
 from dojo.screens.render import line, pass_count
 
@@ -258,7 +258,7 @@ class LoopInterview(Interview):
             final = self.graded_copy(r)
             if final is not None:  # every stage graded with failures, however it ended (submitted, time)
                 say(line(env, " " * 17, *around("loop.explained-by", "command",
-                                                  f"`dojo compare {r['kata']} --file {final}`"), hang=17))
+                                                  f"`dojo compare {r['kata']} --file {shown(env, final)}`"), hang=17))
         self.checked_by_stage(rec)
         # The interviewer asks about the furthest code the candidate wrote.
         asked = next((r for r in reversed(rec["stages"]) if r["attempted"]), last)

@@ -9,7 +9,7 @@ import signal
 from dojo.state import history
 from dojo.text import locale
 from dojo.catalogue import registry
-from dojo.commands.cli import Exit, words
+from dojo.commands.cli import Exit, shown, words
 from dojo.catalogue.env import Env
 from dojo.commands.interview import attempt, live, scripted, state
 from dojo.commands.interview.attempt import Attempt, read_bytes, write_bytes
@@ -191,7 +191,7 @@ class Interview:
         env, say, s = self.env, self.say, self.session
         source = env.solution_file(kata)
         say(self.heading(kata, p))
-        say(line(env, words("interview.write-in"), (str(Attempt.file(env, p)), "bold")))
+        say(line(env, words("interview.write-in"), (shown(env, Attempt.file(env, p)), "bold")))
         if p.start is not None:
             say(words("interview.carried-over"))
         say()

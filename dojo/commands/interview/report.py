@@ -12,7 +12,7 @@ from pathlib import Path
 
 from dojo.text import screen
 from dojo.text import locale
-from dojo.commands.cli.common import words
+from dojo.commands.cli.common import shown, words
 from dojo.commands.interview.screen import around, clock_text
 from dojo.text.messages import is_message, message, text
 from dojo.screens.render import STATE_LABELS, line, pass_count
@@ -138,10 +138,10 @@ def report(iv, kata, ended, path: Path) -> None:
         ("first-failure", first or "—"),
         *([("behaves-like", diagnosis_words(rec["diagnosis"], kata.module))] if rec.get("diagnosis") and first else []),
         ("score", points),
-        ("attempt", str(path)),
+        ("attempt", shown(env, path)),
     ]
     if final is not None:
-        rows.append(("graded-copy", str(final)))
+        rows.append(("graded-copy", shown(env, final)))
     say()
     say(line(env, (words("report.over", kata=kata.module, title=locale.kata_title(kata)), "bold")))
     for name, *value in rows:
@@ -179,7 +179,7 @@ def checked(iv, kata, ended) -> None:
             say(said)
     if rec["attempted"] and rec["state"] != "passed" and ended.final is not None:
         say()
-        say(line(env, *around("report.next-compare", "command", f"`dojo compare {kata.module} --file {ended.final}`")))
+        say(line(env, *around("report.next-compare", "command", f"`dojo compare {kata.module} --file {shown(env, ended.final)}`")))
 
 
 def summary(iv, done: list[dict], not_started: list[str]) -> None:

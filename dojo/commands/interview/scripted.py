@@ -28,7 +28,7 @@ def play(iv, a: Attempt, answer: Path, at: float | None) -> Ended:
         iv.say(line(iv.env, (words("interview.time-up", limit=clock_text(limit)), "red bold")))
         frozen = a.seen_bytes
         write_bytes(a.path, data)
-        iv.say(words("interview.scripted.late", at=clock_text(at), path=a.path))
+        iv.say(words("interview.scripted.late", at=clock_text(at), path=shown(iv.env, a.path)))
         return finish(iv, a, "time", limit, frozen=frozen)
     write_bytes(a.path, data)
     iv.say(words("interview.scripted.copied", at=clock_text(at), file=shown(iv.env, answer)))
