@@ -63,6 +63,14 @@ class Sandbox:
     def kata(self, module: str) -> Path:
         return self.root / "katas" / f"{module}.py"
 
+    def shown(self, path: Path) -> str:
+        """``path`` as the tool shows it to a command run here: from the cwd (the repository)
+        when it is inside it, else whole (``dojo.commands.cli.common.shown``)."""
+        try:
+            return str(Path(path).relative_to(self.root))
+        except ValueError:
+            return str(path)
+
     def write_kata(self, module: str, source: str | Path) -> None:
         text = source.read_text() if isinstance(source, Path) else source
         self.kata(module).write_text(text)

@@ -331,7 +331,7 @@ def test_a_deleted_attempt_file_is_said_on_t_and_put_back_for_the_report(sandbox
     live.wait_for(rf"{N - 1} of {N} properties pass")
     live.attempt.unlink()
     live.key("t")
-    rel = str(live.attempt.relative_to(sandbox.root))  # paths are shown from the cwd (80 columns)
+    rel = sandbox.shown(live.attempt)  # paths are shown from the cwd (80 columns)
     live.wait_for(rf"{re.escape(rel)} is gone \(deleted or moved\?\)\. The interview judges what it last saw")
     live.wait_for("unchanged since the last run")
     live.key("q")
