@@ -42,6 +42,14 @@ def _wide_keys(rng):
     return {"q": q, "k": k, "v": normal(rng, (3, 2)).astype(F16)}
 
 
+def _past_float64_exp(rng):
+    """d_k = 1, entries near 30: q·k about 900 fits float16, and so does everything computed in
+    it after the max shift, but exp(900) overflows even float64 without the shift."""
+    q = (30.0 + rng.uniform(0, 1, size=(2, 1))).astype(F16)
+    k = (28.0 + rng.uniform(0, 2, size=(3, 1))).astype(F16)
+    return {"q": q, "k": k, "v": normal(rng, (3, 2)).astype(F16)}
+
+
 def _tie(rng):
     """d_k = 3, query 0's scores with keys 0 and 1 tie exactly (q[0] = (a, b, 0.5), k = (b, 0, 0)
     and (0, a, 0), a b / sqrt(3) about 540), while a * fp16(1/sqrt(3)) rounds up and b * it rounds
@@ -94,6 +102,7 @@ BATTERY = Battery(
         Case("scores ~100: exp() overflows float16 without the max shift", _attn(3, 4, 4, 2, scale=10.0)),
         Case("q·k above 65504 (entries near 256)", _overflowing_product),
         Case("q·k above 65504 (d_k = 1024, entries near 8)", _wide_keys),
+        Case("scores ~900, q·k within float16: exp() overflows even float64 without the max shift", _past_float64_exp),
         Case("3000 keys, values around 2 (a float16 running sum drifts)", _attn(2, 3000, 2, 2, 0.5, 2.0)),
         Case("two keys tied exactly, pulled apart by a float16 pre-scaled q", _tie),
         *(_random(i) for i in range(6)),
