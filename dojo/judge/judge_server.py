@@ -68,7 +68,14 @@ def _warm_up(root: Path) -> None:
         from tests.plugin import PARTS  # what conftest.py registers
     except ImportError:
         PARTS = ()
-    for name in ("conftest", *PARTS, "tests.judge", "tests.strategies", "tests.contract", "dojo.judge.diagnosis"):
+    # and what every fork's pytest imported on its own (about 0.04 s a fork, docs/benchmarks.md):
+    # plugins loaded by entry point or by default, and the verdict's writer
+    imported_by_each_fork = ("pdb", "numpy.random", "platformdirs", "execnet", "xdist", "xdist.plugin",
+                             "xdist.looponfail", "_pytest.junitxml", "_pytest.skipping", "_pytest.unittest",
+                             "_pytest.unraisableexception", "dojo.screens.results", "dojo.screens.render",
+                             "dojo.catalogue.batteries")
+    for name in ("conftest", *PARTS, "tests.judge", "tests.strategies", "tests.contract", "tests.sizes",
+                 "dojo.judge.diagnosis", *imported_by_each_fork):
         try:
             importlib.import_module(name)
         except Exception:  # noqa: BLE001 - the child imports it again and reports what is wrong
