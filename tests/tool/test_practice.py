@@ -67,9 +67,14 @@ def test_a_wrong_kata_fails_with_a_readable_first_failure(sandbox, wrong):
     assert "✗ Slices whose scales differ by 1e4" in result.out
     assert "First failure:" in result.out
     assert "failing input (shrunk by Hypothesis)" in result.out
-    assert "expected" in result.out and "got" in result.out
+    assert "behaves like a known bug" in result.out.split("First failure:")[1]  # a named bug comes first
     assert "Traceback" not in result.out
     assert "failing" in sandbox.run("list").out
+    # a comparison shown first reads expected and got
+    sandbox.write_kata("softmax", wrong("softmax", "float32_arithmetic"))
+    result = sandbox.run("test", "softmax")
+    first = result.out.split("First failure:")[1]
+    assert result.code == 1 and "expected:" in first and "got:" in first, result.out
 
 
 def test_the_untouched_stub_is_not_started(sandbox):
