@@ -85,6 +85,11 @@ def compare_values(yours_value, ref_value, battery, inputs: dict | None = None) 
         return text if battery.single else t("compare.output", name=name, text=text)
 
     for name, y, r in zip(battery.outputs, outs, ref_outs):
+        if isinstance(r, (float, np.floating)) or (isinstance(r, np.ndarray) and r.shape == ()):
+            # a scalar output (moe_layer's aux_loss): a Python float, a NumPy float or a 0-d array
+            r = np.asarray(r, dtype=np.float64)
+            if isinstance(y, (float, np.floating)) and not isinstance(y, bool):
+                y = np.asarray(y, dtype=np.float64)
         if not isinstance(y, np.ndarray):
             agree = False
             parts.append(labelled(name, t("compare.output.not-array", value=describe(y))))
