@@ -25,7 +25,7 @@ ENGLISH: dict[str, str] = _locale.general("en")
 CATALOGUES = _locale.EXTRA
 
 
-_PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_]+)\}")
 
 
 def message(id: str, **params) -> dict:

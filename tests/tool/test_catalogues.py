@@ -309,6 +309,21 @@ def test_a_chinese_value_in_a_template_leaves_no_space_beside_chinese_words():
     assert wrong("softmax(x, axis=-1)") == "softmax(x, axis=-1) 不对。"
 
 
+def test_every_placeholder_is_one_the_messages_fill():
+    """Placeholders with a capital ("V={V}", "{P}") were not filled (the pattern took lowercase
+    names only): sampling and paged attention showed "V={V}" to candidates. Every ``{name}`` of
+    every catalogue is one the messages fill, and a kata's "about" line reads with its value."""
+    from dojo.text.messages import ENGLISH, _PLACEHOLDER, message, text
+
+    texts = {f"en:{k}": v for k, v in ENGLISH.items()}
+    texts.update({k: v for k, v in _chinese_texts().items()})
+    bad = [f"{where}: {name}" for where, t in texts.items() for name in re.findall(r"\{(\w+)\}", str(t))
+           if not _PLACEHOLDER.fullmatch("{" + name + "}")]
+    assert not bad, "placeholders the messages never fill:\n" + "\n".join(bad)
+    about = text(message("judge.sampling.part.about", b=2, V=5, temperature=1.0, top_k=None, top_p=None, u=[0.5]), "en")
+    assert "V=5" in about and "{" not in about, about
+
+
 def test_line_breaking_in_cells():
     """Chinese breaks between characters, never before closing punctuation; Latin words and
     code are never broken; every line fits."""
