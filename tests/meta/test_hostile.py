@@ -2,7 +2,9 @@
 
 Each file in tests/meta/hostile/ is a kata answer with constants:
 
-- ``KATA``: the kata it answers; ``EXPECT``: words its verdict must contain;
+- ``KATA``: the kata it answers; ``EXPECT``: words its verdict must contain (a dict
+  ``{"pytest": …, "dojo test": …}`` where the two routes word it differently: ``dojo test``
+  shows first the failure that tells most, a named bug before a comparison);
 - ``PASSES = True``: a correct answer that must pass in spite of what it does;
 - ``NEEDS_SANDBOX = True``: contained only by the worker's sandbox (Landlock, seccomp): where
   Landlock is unavailable the attack would succeed, so the file is skipped there, with a reason;
@@ -61,12 +63,13 @@ def constants(path: Path) -> dict:
     }
 
 
-def expected(c: dict) -> tuple[bool, str | None]:
-    """(passes, words its verdict must contain) on this machine."""
+def expected(c: dict, route: str) -> tuple[bool, str | None]:
+    """(passes, words its verdict must contain) on this machine, through ``route``."""
     if not SANDBOXED and "WITHOUT_SANDBOX" in c:
         there = c["WITHOUT_SANDBOX"]
         return (True, None) if there == "passes" else (False, there)
-    return bool(c.get("PASSES")), c.get("EXPECT")
+    words = c.get("EXPECT")
+    return bool(c.get("PASSES")), words[route] if isinstance(words, dict) else words
 
 
 def _cases(route: str) -> list:
@@ -180,7 +183,7 @@ def check_checkout(before: dict) -> None:
 @pytest.mark.parametrize("path", _cases("pytest"))
 def test_plain_pytest_never_passes_hangs_or_leaves_processes(path, tmp_path):
     c = constants(path)
-    passes, words = expected(c)
+    passes, words = expected(c, "pytest")
     impl = tmp_path / "impl"
     impl.mkdir()
     (impl / f"{c['KATA']}.py").write_text(path.read_text())
@@ -210,7 +213,7 @@ def test_plain_pytest_never_passes_hangs_or_leaves_processes(path, tmp_path):
 @pytest.mark.parametrize("path", _cases("dojo test"))
 def test_dojo_test_never_passes_hangs_or_leaves_processes(path, tmp_path):
     c = constants(path)
-    passes, words = expected(c)
+    passes, words = expected(c, "dojo test")
     sandbox = Sandbox(tmp_path)
     sandbox.write_kata(c["KATA"], path)
     env = own_environ(tmp_path, sandbox.environ())

@@ -2,7 +2,7 @@
 import numpy as np
 
 KATA = "softmax"
-EXPECT = 'is wrong'  # the verdict must say this
+EXPECT = 'exp(1e4) overflows'  # the verdict must say this (its bug: no max shift)
 
 
 def softmax(x, axis=-1):

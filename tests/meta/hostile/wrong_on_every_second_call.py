@@ -5,7 +5,7 @@ import itertools
 import numpy as np
 
 KATA = "softmax"
-EXPECT = "is wrong"  # the verdict must say this
+EXPECT = {"pytest": "is wrong", "dojo test": "gave different results for the same input"}
 
 _calls = itertools.count()
 
