@@ -3,7 +3,8 @@
 Shapes: x (n, d_model), w_router (d_model, E), w1 (E, d_model, d_ff), w2 (E, d_ff, d_model),
 top_k an int in [1, E]; the result is (out (n, d_model) float64, aux_loss a float or 0-d value).
 n, d_model, E and d_ff are mostly 1 to 6, sometimes 8 to 128 (tests/sizes.py: at most two of
-them 64 or more), drawn independently, so they often coincide and often differ. top_k is 1,
+them 64 or more, plus in one example in four one more drawn large, each reaching 64 in about a
+quarter of the examples), drawn independently, so they often coincide and often differ. top_k is 1,
 2, E - 1, E or a value between.
 
 The oracle is torch, float64, dense: every expert on every token (einsum), relu, combined by an
@@ -35,6 +36,7 @@ from tests import oracle
 from tests import largest as L
 from tests import strategies as S
 from tests.contract import Contract, fresh, rejects_each_call
+from tests.sizes import LARGE
 from tests.judge import KataMismatch, check_array, check_close, check_leaves_inputs_alone, check_that, prop
 
 FUNCTION = "moe_layer"
@@ -81,6 +83,22 @@ def want_of(case):
 KINDS = ("ordinary", "ordinary", "ties", "large", "mixed")
 #: n, d_model, E, d_ff: mostly 1 to 6, sometimes 8 to 128, at most two of them 64 or more.
 SIZES = S.size_tuple(4, 1, 6, distinct=False, max_large=2)
+#: The most multiply-adds (n E d_model d_ff) of one example's dense oracle; past it, sizes shrink.
+BUDGET = 9_000_000
+
+
+def _sized(draw) -> list[int]:
+    """n, d_model, E, d_ff from SIZES; in one example in four, one drawn size made large too (so
+    each reaches 64 or more in about one example in four); then the others shrunk to BUDGET."""
+    sizes = list(draw(SIZES))
+    i = -1
+    if draw(st.integers(0, 3)) == 3:
+        i = draw(st.integers(0, 3))
+        sizes[i] = LARGE[draw(st.integers(0, len(LARGE) - 1))]
+    while np.prod(sizes) > BUDGET:
+        j = max((k for k in range(4) if k != i), key=lambda k: sizes[k])
+        sizes[j] = max(1, sizes[j] // 4)
+    return sizes
 TOP_K = st.sampled_from(["one", "two", "below", "all", "between", "between"])
 #: Within a token, router logits spread less than this (the contract leaves 700 open).
 SPREAD = 600
@@ -138,7 +156,7 @@ def build(sizes, kind: str, top_k: str, seed: int) -> dict:
 def cases(draw, kind=None, top_k=None, min_experts: int = 1, min_tokens: int = 1):
     """Keyword arguments of a valid call. ``kind``: the router's kind (drawn if None); ``top_k``:
     a TOP_K choice (drawn if None); E and n at least ``min_experts`` and ``min_tokens``."""
-    n, d_model, E, d_ff = draw(SIZES)
+    n, d_model, E, d_ff = _sized(draw)
     n, E = max(n, min_tokens), max(E, min_experts)
     kind = kind or draw(st.sampled_from(KINDS))
     return build((n, d_model, E, d_ff), kind, top_k or draw(TOP_K), draw(S.SEEDS))
