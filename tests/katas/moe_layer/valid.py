@@ -35,7 +35,7 @@ def check(call) -> None:
              "logits within 1e-9 of a tie at the top_k boundary but not equal (left open)")
     need((ordered[:, 0] - ordered[:, top_k - 1] < 700).all(),
          "a chosen expert 700 or more below its token's best logit (left open)")
-    # every expert's out on every token, in two product orders: each finite
+    # every expert's out on every token (not only the chosen ones): finite
     with np.errstate(over="ignore", invalid="ignore"):
         hidden = np.maximum(np.einsum("nd,edf->enf", x, w1), 0.0)
         experts = np.einsum("enf,efd->end", hidden, w2)

@@ -1,4 +1,4 @@
-"""Uses the chosen experts' full-softmax probabilities as gates without renormalising them over the chosen experts (Switch's gate at top_k > 1): out shrinks."""
+"""Uses the chosen experts' full-softmax probabilities as gates without renormalising them over the chosen experts (Switch's gate): out shrinks."""
 import numpy as np
 
 
