@@ -1,0 +1,1 @@
+"""The kata moe_layer: what the tool teaches with (see kata.toml)."""

@@ -1,0 +1,1 @@
+"""The kata moe_layer: its judge's self-check (wrong/, right/), its written-out contract and its demonstrations' claims."""
