@@ -23,14 +23,14 @@ def _quarters(rng, V: int, K: int = 4) -> np.ndarray:
     return -rng.integers(0, K + 1, size=(V, V)) / 4.0 + 0.0
 
 
-#: The example of the stub: three tokens, EOS = 2.
-_SMALL = np.log(np.array([[0.1, 0.6, 0.3], [0.2, 0.2, 0.6], [0.5, 0.4, 0.1]]))
+#: A small model, three tokens (multiples of 1/4: every sum exact).
+_SMALL = np.array([[-2.25, -0.5, -1.25], [-1.5, -1.75, -0.5], [-0.75, -1.0, -2.25]])
 #: Ties everywhere: after start 1, tokens 0 (EOS) and 2 tie at -0.25 ... every sum exact.
 _TIED = np.array([[-0.5, -0.25, -0.25], [-0.25, -0.5, 0.0], [-0.25, 0.0, -0.5]])
 #: EOS (0) is likely everywhere: B hypotheses finish at once, better ones come later.
 _EARLY = np.array([[-2.0, -0.25, -3.0], [-0.5, -1.0, -0.25], [-0.5, -0.25, -1.0]])
 #: EOS (0) likely from tokens 1 and 2: at B = 2 EOS candidates fall at ranks 1 and 2 or lower.
-_EOS_HEAVY = np.array([[-0.1, -2.0, -2.5], [-0.2, -1.0, -3.0], [-0.3, -2.0, -1.0]])
+_EOS_HEAVY = np.array([[-0.25, -2.0, -2.5], [-0.5, -1.0, -3.0], [-0.75, -2.0, -1.25]])
 #: EOS (3) very unlikely: every hypothesis ends unfinished at max_len.
 _NO_EOS = np.array([[-1.0, -0.5, -2.0, -30.0], [-0.75, -1.25, -0.5, -30.0],
                     [-0.25, -2.0, -1.0, -30.0], [-1.0, -1.0, -1.0, -30.0]])
@@ -41,7 +41,7 @@ _ZEROS = np.array([[0.0, -0.25, 0.0, -0.5], [-0.25, 0.0, 0.0, -0.25], [0.0, 0.0,
 
 def _random(i: int) -> Case:
     plan = np.random.default_rng(3000 + i)
-    V, B, max_len = int(plan.integers(2, 7)), int(plan.integers(1, 5)), int(plan.integers(2, 7))
+    V, B, max_len = int(plan.integers(2, 9)), int(plan.integers(1, 6)), int(plan.integers(3, 9))
     alpha = float(plan.choice([0.0, 0.0, 1.0, 0.6, 2.0, -0.5]))
     eos = int(plan.integers(0, V))
     start = int(plan.integers(0, V))
@@ -61,7 +61,7 @@ def _random(i: int) -> Case:
 
 
 def _map_inputs() -> dict:
-    rng = np.random.default_rng(20)
+    rng = np.random.default_rng(21)  # a seed whose compared scores are all clear of each other
     lp = _log_softmax(rng, 12, 1.5)
     lp[:, 11] = -rng.uniform(0.5, 3.0, size=12)  # EOS = 11, fairly likely
     return _call(lp, 0, 11, 6, 10, 0.6)
@@ -115,7 +115,7 @@ BATTERY = Battery(
     kata="beam_search",
     outputs=("sequences", "scores"),
     cases=(
-        Case("the stub's example: V=3, B=2, max_len=4", fixed(**_call(_SMALL, 0, 2, 2, 4))),
+        Case("a small model: V=3, B=2, max_len=4", fixed(**_call(_SMALL, 0, 2, 2, 4))),
         Case("ties everywhere, B=2", fixed(**_call(_TIED, 1, 0, 2, 3))),
         Case("ties everywhere, B=3, length_penalty 1", fixed(**_call(_TIED, 1, 0, 3, 4, 1.0))),
         Case("log-probs of 0: many exact ties", fixed(**_call(_ZEROS, 0, 3, 3, 4))),
@@ -164,7 +164,7 @@ BATTERY = Battery(
     map_what="the running log-prob along each of the 6 best hypotheses of a 12-token bigram model, EOS = 11, max_len 10, length_penalty 0.6 (row = hypothesis, best first; column = step; blank after its end)",
     map_inputs=_map_inputs,
     panels=lambda kw: [Panel("running log-prob", derive=_cumulative(kw), distribution=False)],
-    blocked_words="",
+    blocked_words="a running score past the end of its hypothesis",
     speed=Speed(
         what="log_probs of shape (n, n), B = 8, max_len = 32, length_penalty 1",
         sizes=(256, 1024),
