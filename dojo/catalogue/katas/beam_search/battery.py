@@ -31,6 +31,8 @@ _TIED = np.array([[-0.5, -0.25, -0.25], [-0.25, -0.5, 0.0], [-0.25, 0.0, -0.5]])
 _EARLY = np.array([[-2.0, -0.25, -3.0], [-0.5, -1.0, -0.25], [-0.5, -0.25, -1.0]])
 #: EOS (0) likely from tokens 1 and 2: at B = 2 EOS candidates fall at ranks 1 and 2 or lower.
 _EOS_HEAVY = np.array([[-0.25, -2.0, -2.5], [-0.5, -1.0, -3.0], [-0.75, -2.0, -1.25]])
+#: EOS (0) first at step 1: the second live beam (token 2) leads to the better hypothesis.
+_STARVED = np.array([[-0.25, -0.5, -0.75], [-2.0, -2.0, -2.0], [-0.25, -3.0, -3.0]])
 #: EOS (3) very unlikely: every hypothesis ends unfinished at max_len.
 _NO_EOS = np.array([[-1.0, -0.5, -2.0, -30.0], [-0.75, -1.25, -0.5, -30.0],
                     [-0.25, -2.0, -1.0, -30.0], [-1.0, -1.0, -1.0, -30.0]])
@@ -125,6 +127,7 @@ BATTERY = Battery(
         Case("B = 1 is greedy", fixed(**_call(_SMALL, 0, 2, 1, 4))),
         Case("EOS candidates ranked B or lower are dropped", fixed(**_call(_EOS_HEAVY, 1, 0, 2, 4))),
         Case("EOS candidates ranked B or lower, B=3", fixed(**_call(_EOS_HEAVY, 2, 0, 3, 3))),
+        Case("an EOS ranked first does not cost a live beam", fixed(**_call(_STARVED, 0, 0, 2, 3))),
         Case("B finished at step 2, better ones later (alpha 0)", fixed(**_call(_EARLY, 0, 0, 2, 6))),
         Case("B finished early, alpha 1: a longer one wins", fixed(**_call(_EARLY, 0, 0, 2, 6, 1.0))),
         Case("alpha 2 favours long hypotheses", fixed(**_call(_EOS_HEAVY, 1, 0, 2, 5, 2.0))),
@@ -171,4 +174,5 @@ BATTERY = Battery(
         build=_speed_case,
         torch=_torch_beam,
     ),
+    tolerance="beam_search",
 )
