@@ -63,9 +63,9 @@ def _random(i: int) -> Case:
 
 
 def _map_inputs() -> dict:
-    rng = np.random.default_rng(21)  # a seed whose compared scores are all clear of each other
+    rng = np.random.default_rng(38)  # a seed whose compared scores are all clear of each other
     lp = _log_softmax(rng, 12, 1.5)
-    lp[:, 11] = -rng.uniform(0.5, 3.0, size=12)  # EOS = 11, fairly likely
+    lp[:, 11] = -rng.uniform(1.5, 4.0, size=12)  # EOS = 11: hypotheses end at steps 3 to 10
     return _call(lp, 0, 11, 6, 10, 0.6)
 
 
@@ -96,18 +96,19 @@ def _torch_beam(torch, kw):
     return call
 
 
-def _cumulative(kw):
-    """The running raw score along each returned hypothesis: row = hypothesis, column = step."""
+def _running_probability(kw):
+    """exp of the running raw score along each returned hypothesis, 0 after its end: row =
+    hypothesis, column = step."""
     lp = np.asarray(kw["log_probs"], dtype=np.float64)
 
     def derive(outputs):
         sequences = outputs[0]
-        out = np.full((len(sequences), kw["max_len"]), np.nan)
+        out = np.zeros((len(sequences), kw["max_len"]))
         for i, s in enumerate(sequences):
             prev, total = kw["start"], 0.0
             for j, v in enumerate(s):
                 total += lp[prev, int(v)]
-                out[i, j], prev = total, int(v)
+                out[i, j], prev = np.exp(total), int(v)
         return out
 
     return derive
@@ -164,9 +165,9 @@ BATTERY = Battery(
         Case("length_penalty True", fixed(**_call(_SMALL, 0, 2, 2, 3, True)), "error"),
         Case("length_penalty None", fixed(**_call(_SMALL, 0, 2, 2, 3, None)), "error"),
     ),
-    map_what="the running log-prob along each of the 6 best hypotheses of a 12-token bigram model, EOS = 11, max_len 10, length_penalty 0.6 (row = hypothesis, best first; column = step; blank after its end)",
+    map_what="the running probability (exp of the summed log-probs) along each of the 6 best hypotheses of a 12-token bigram model, EOS = 11, max_len 10, length_penalty 0.6 (row = hypothesis, best first; column = step; 0 after its end)",
     map_inputs=_map_inputs,
-    panels=lambda kw: [Panel("running log-prob", derive=_cumulative(kw), distribution=False)],
+    panels=lambda kw: [Panel("running probability", derive=_running_probability(kw), distribution=False)],
     blocked_words="a running score past the end of its hypothesis",
     speed=Speed(
         what="log_probs of shape (n, n), B = 8, max_len = 32, length_penalty 1",
