@@ -318,6 +318,12 @@ def _shown(seqs, limit: int = 6) -> str:
     return f"[{text}{', ...' if len(seqs) > limit else ''}]"
 
 
+def focus(key: str, case) -> dict:
+    """Why a focused property failed: what its draws stress (``why.<key>``), then the whole rule
+    (``why.search``): any bug can fail it, not only the one it stresses."""
+    return said(f"why.{key}", rule=said("why.search", about=about(case)))
+
+
 def check_searched(case, got, want, why=None) -> None:
     """The number of hypotheses, then sequences exactly (first difference shown), then scores."""
     (seqs, scores), (want_seqs, want_scores) = got, want
@@ -375,7 +381,7 @@ def test_matches_the_exhaustive_enumeration_when_every_path_is_kept(kata, case):
     torch_want = want_of(case)
     if torch_want[0] != want[0] or not np.allclose(torch_want[1], want[1], rtol=1e-12, atol=0):
         raise RuntimeError(f"the judge's oracle disagrees with the enumeration on {case}: {torch_want} != {want}")
-    check_searched(case, run(kata, case), want, said("why.every-path", about=about(case)))
+    check_searched(case, run(kata, case), want, focus("every-path", case))
 
 
 @prop(case=cases(kind="eos_often"))
@@ -383,20 +389,20 @@ def test_matches_the_exhaustive_enumeration_when_every_path_is_kept(kata, case):
                "start": 1, "eos": 0, "beam_width": 2, "max_len": 4, "length_penalty": 0.0})
 def test_an_eos_candidate_finishes_only_within_the_top_b(kata, case):
     """An EOS candidate finishes iff its rank among all candidates is < B; one ranked lower is dropped, and it never takes a live beam's place"""
-    check_searched(case, run(kata, case), want_of(case), said("why.eos-rank", about=about(case)))
+    check_searched(case, run(kata, case), want_of(case), focus("eos-rank", case))
 
 
 @prop(case=cases(kind="quarters"))
 @example(case=_EXAMPLE)
 def test_ties_go_to_the_earlier_beam_then_the_lower_token(kata, case):
     """Exactly tied candidates rank by the earlier beam, then the lower token; tied hypotheses end by the earlier step, then the lower rank"""
-    check_searched(case, run(kata, case), want_of(case), said("why.ties", about=about(case)))
+    check_searched(case, run(kata, case), want_of(case), focus("ties", case))
 
 
 @prop(case=cases(penalties=st.sampled_from([1.0, 0.6, 2.0, -0.5, 1.5, 1])))
 def test_the_length_penalty_divides_final_scores_only(kata, case):
     """Final scores are raw / length^alpha (EOS counted, start not); the search itself ranks live beams by raw scores"""
-    check_searched(case, run(kata, case), want_of(case), said("why.penalty", about=about(case)))
+    check_searched(case, run(kata, case), want_of(case), focus("penalty", case))
 
 
 _NO_EARLY_STOP = {"log_probs": np.array([[-2.0, -0.25, -3.0], [-0.5, -1.0, -0.25], [-0.5, -0.25, -1.0]]),
@@ -407,13 +413,13 @@ _NO_EARLY_STOP = {"log_probs": np.array([[-2.0, -0.25, -3.0], [-0.5, -1.0, -0.25
 @example(case=_NO_EARLY_STOP)
 def test_runs_to_max_len_without_an_early_stopping_heuristic(kata, case):
     """The answer is the one defined by running to max_len: stopping once B hypotheses are finished (HF's early_stopping True or False) is wrong"""
-    check_searched(case, run(kata, case), want_of(case), said("why.no-early-stop", about=about(case)))
+    check_searched(case, run(kata, case), want_of(case), focus("no-early-stop", case))
 
 
 @prop(case=cases(kind="eos_rare"))
 def test_live_beams_end_unfinished_at_max_len(kata, case):
     """At max_len the live beams join the result as unfinished hypotheses of length max_len"""
-    check_searched(case, run(kata, case), want_of(case), said("why.unfinished", about=about(case)))
+    check_searched(case, run(kata, case), want_of(case), focus("unfinished", case))
 
 
 @prop(case=cases())
