@@ -61,3 +61,21 @@ def agree(name: str, got, want, inputs: dict) -> bool:
     if got.shape != want.shape or not same_dtype(got.dtype, want.dtype):
         return False
     return bool(within(name, got, want, inputs).all())
+
+
+def sequences_as_array(value):
+    """A list of integer sequences of any lengths (beam_search's hypotheses: lists of ints or
+    1-D integer arrays) as one int64 array padded with -1, so it is compared as an array is;
+    None when ``value`` is not such a list."""
+    if not isinstance(value, list):
+        return None
+    try:
+        rows = [np.asarray(s) for s in value]
+    except Exception:
+        return None
+    if not all(r.ndim == 1 and (r.dtype.kind in "iu" or r.size == 0) for r in rows):
+        return None
+    out = np.full((len(rows), max((r.size for r in rows), default=0)), -1, dtype=np.int64)
+    for i, r in enumerate(rows):
+        out[i, : r.size] = r
+    return out

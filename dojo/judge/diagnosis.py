@@ -185,6 +185,10 @@ def _same_value(x, y, tolerance: str = "float64", inputs: dict | None = None) ->
     if isinstance(x, tuple) or isinstance(y, tuple):
         return (isinstance(x, tuple) and isinstance(y, tuple) and len(x) == len(y)
                 and all(_same_value(p, q, tolerance, inputs) for p, q in zip(x, y)))
+    if isinstance(x, list) and isinstance(y, list):  # integer sequences (beam_search's): padded with -1
+        px, py = tolerances.sequences_as_array(x), tolerances.sequences_as_array(y)
+        if px is not None and py is not None:
+            return px.shape == py.shape and bool(np.array_equal(px, py))
     if isinstance(x, np.ndarray) or isinstance(y, np.ndarray):
         if not (isinstance(x, np.ndarray) and isinstance(y, np.ndarray)):
             return False

@@ -223,8 +223,10 @@ def check_call(kata: str, fn, call) -> None:
     except Exception as e:
         raise Broken(f"the reference solution raised {type(e).__name__}: {e}") from e
     for i, a in enumerate(result if isinstance(result, tuple) else (result,)):
-        a = np.asarray(a, dtype=np.float64)
-        need(np.isfinite(a).all(), f"the reference solution's result {i} is not finite: {a}")
+        # a list of sequences of different lengths (beam_search's hypotheses): each one checked
+        for part in (a if isinstance(a, list) else [a]):
+            part = np.asarray(part, dtype=np.float64)
+            need(np.isfinite(part).all(), f"the reference solution's result {i} is not finite: {part}")
 
 
 def check_strategy(kata: str, strategy, declared: S.Declared, users, examples: int, seeds) -> None:

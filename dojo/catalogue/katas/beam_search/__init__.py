@@ -1,0 +1,1 @@
+"""The kata beam_search: its catalogue entry, compare battery and demonstrations."""
