@@ -234,7 +234,7 @@ def run(kata, case):
 
 def about(case) -> dict:
     n, d = np.shape(case["x"])
-    return said("part.about", n=n, d=d, eps=repr(case.get("eps", "1e-5 (default)")),
+    return said("part.about", n=n, d=d, eps=repr(case["eps"]) if "eps" in case else "1e-5 (default)",
                 rms=rms_of(case), C=f"{T.condition(case):.3g}")
 
 
