@@ -194,7 +194,7 @@ def build_case(rng, k: int, V: int, kind: str, plan: str, zero_u: bool = True, l
     else:
         p = draw_rows(rng, k + 1, V, kind)
     x = np.array([inverse_cdf(q[i], rng.random()) for i in range(k)], dtype=np.int64)
-    u = np.round(rng.random(k), 4)
+    u = np.floor(rng.random(k) * 1e4) / 1e4  # 4 decimals, below 1
     if zero_u:
         u[rng.random(k) < 0.25] = 0.0
     if plan != "as drawn" and k:
@@ -209,7 +209,7 @@ def build_case(rng, k: int, V: int, kind: str, plan: str, zero_u: bool = True, l
             p[r] = _rejectable(rng, p[r], q[r], x[r])
             ratio = p[r, x[r]] / q[r, x[r]]
             u[r] = min(np.ceil((ratio + (1 - ratio) * rng.random()) * 1e4) / 1e4, 0.9999)
-    us = float(np.round(rng.random(), 4)) if not zero_u or rng.random() >= 0.25 else 0.0
+    us = float(np.floor(rng.random() * 1e4) / 1e4) if not zero_u or rng.random() >= 0.25 else 0.0
     case = {"draft_tokens": x.tolist() if list_drafts else x, "q": q, "p": p, "u_accept": u, "u_sample": us}
     return _settled(case)
 

@@ -58,7 +58,7 @@ def _generated(rng, k: int, V: int, close: float, scale: float = 1.0, sparse: fl
     else:
         p = _rows(rng, k + 1, V, scale, sparse)
     x = np.array([_draw(q[i], rng.random()) for i in range(k)], dtype=np.int64)
-    return _clear(_call(x, q, p, np.round(rng.random(k), 3), float(np.round(rng.random(), 3))))
+    return _clear(_call(x, q, p, np.floor(rng.random(k) * 1e3) / 1e3, float(np.floor(rng.random() * 1e3) / 1e3)))
 
 
 def _random(i: int) -> Case:
