@@ -236,7 +236,7 @@ def run(kata, case) -> np.ndarray:
     k = len(_tokens(case["draft_tokens"]))
     if not (isinstance(result, np.ndarray) and result.ndim == 1 and result.dtype.kind in "iu"
             and 1 <= result.shape[0] <= k + 1):
-        raise KataMismatch(said("fail.tokens-type", k=k, k1=k + 1, got=_described(result)))
+        raise KataMismatch(said("fail.tokens-type", k=k, most=k + 1, got=_described(result)))
     return result
 
 
