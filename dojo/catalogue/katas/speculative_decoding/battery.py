@@ -212,4 +212,5 @@ BATTERY = Battery(
         build=_speed_case,
         torch=_torch_verify,
     ),
+    tolerance="speculative_decoding",
 )
