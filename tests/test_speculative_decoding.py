@@ -26,7 +26,10 @@ Left open by the contract and never drawn: a u_accept[i] within 1e-9 of a positi
 of a positive cumulative C_t of the distribution it is drawn from (moved to the middle of the
 most probable token's interval); a rejection whose residual has a mass below 1e-5 (the
 rejected row is made equal to q's, so its draft is accepted); a 0-d array as u_sample;
-message wording. Every bad input below breaks exactly one rule of the contract.
+message wording. Rows that sum to 1 only approximately (float32 values, rows scaled by
+1 +- 5e-7) keep wider margins (1e-3, a residual of mass >= 0.05), and a drawn residual has no
+exact ties p_t == q_t: an answer that renormalises the rows first (not the contract's formula)
+is then never caught by chance. Every bad input below breaks exactly one rule of the contract.
 """
 
 import math
