@@ -427,7 +427,11 @@ def test_u_sample_zero_never_draws_a_token_of_weight_zero(kata, case):
 #: The Monte Carlo check's draws: the issue asks for 20000 within 0.02. Through the worker one
 #: call costs about 1 ms (0.94 ms measured, 0.35 ms of it the worker's CPU), so 20000 calls would
 #: take about 19 s, four times sampling's whole judge. It makes MC_DRAWS calls instead, with the
-#: bound that keeps a correct answer's false alarm below MC_FALSE_ALARM.
+#: bound that keeps a correct answer's false alarm below MC_FALSE_ALARM (0.09 instead of 0.02: a
+#: wrong distribution shows if it moves a token's probability by about 0.16 or more; MC_P0 and
+#: MC_Q0 make each known distribution bug move one by 0.18 or more). One example per run, from a
+#: fixed seed: the draws are the same every run (every correct answer returns the same tokens
+#: on them, so none fails by chance); the fresh draws of the exact properties do the rest.
 MC_DRAWS = 1000
 MC_FALSE_ALARM = 1e-6
 #: Rows where each known distribution bug moves a token's probability by 0.18 or more (found by a
