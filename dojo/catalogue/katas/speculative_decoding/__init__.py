@@ -1,0 +1,1 @@
+"""The kata speculative_decoding: its catalogue entry, battery, demonstrations and words."""
