@@ -1,4 +1,5 @@
 """Attends to the cache first and appends the new keys and values after: the new tokens do not see themselves or each other (with an empty cache, plain causal self-attention)."""
+UNCHECKED = ("an allowed score overflows to inf",)
 import numpy as np
 
 
