@@ -6,13 +6,16 @@ d_model); w_gate, w_up (d_model, d_ff); w_down (d_ff, d_model); past_k, past_v b
 
 The oracle is torch, float64, written apart from the model answer: RMSNorm by hand (rsqrt, eps
 1e-6 inside), view/transpose into heads, torch.cat with the cache, F.scaled_dot_product_attention
-with torch's causal_lower_right(n, m) bias, the heads back by reshape, F.silu for the SwiGLU MLP,
+with torch's causal_lower_right(n, m) bias (as the bool mask tril(ones(n, m), diagonal=m - n) it
+stands for: importing torch.nn.attention.bias costs ~4 s; tests/katas/decoder_block/test_tool.py
+checks the two agree), the heads back by reshape, F.silu for the SwiGLU MLP,
 both residuals. Compared at the default tolerance (rtol 1e-9, atol 1e-12 of the largest entry).
 
 Draws: sizes from tests/sizes.py: n, p, d_model, h, d_head and d_ff mostly 1 to 6, sometimes 8 to
 33, sometimes 64 to 128 (not only powers of two), at most three past 6 and two past 64; past a
 budget of multiply-adds per call the smaller of the big sizes is halved, so one example stays
-cheap and the largest size drawn survives. d_model != d_head (a scale by sqrt(d_model) shows). The
+cheap and the largest size drawn survives; in one example in three one of the six sizes is made
+large on purpose (64 to 128) and kept, so each reaches 64 in about one example in four. d_model != d_head (a scale by sqrt(d_model) shows). The
 cache is absent (None) in one case in four, empty (p = 0) in one in eight, else p >= 1. Entries
 are 2-decimal normals: x of scale 1, 0.3, 3 or 0.001 (rms ~ 1e-3: eps 1e-6 inside or outside
 the sqrt differs by far more than the tolerance), weights of scale 1, 0.3 or 0.1 by fan-in,
@@ -33,6 +36,7 @@ from tests import oracle
 from tests import largest as L
 from tests import strategies as S
 from tests.contract import Contract, fresh, rejects_each_call
+from tests.sizes import LARGE as LARGE_SIZES
 from tests.judge import KataMismatch, check_array, check_close, check_that, expect_value_error, prop
 
 FUNCTION = "decoder_block"
@@ -75,7 +79,6 @@ def torch_block(x, norm1, w_q, w_k, w_v, w_o, norm2, w_gate, w_up, w_down, past_
     SDPA with causal_lower_right(n, m), F.silu, both residuals."""
     t = oracle.torch()
     F = t.nn.functional
-    from torch.nn.attention.bias import causal_lower_right
 
     x, norm1, w_q, w_k, w_v, w_o, norm2, w_gate, w_up, w_down = (
         oracle.tensor(a) for a in (x, norm1, w_q, w_k, w_v, w_o, norm2, w_gate, w_up, w_down))
@@ -99,6 +102,14 @@ def torch_block(x, norm1, w_q, w_k, w_v, w_o, norm2, w_gate, w_up, w_down, past_
     return out.numpy(), k.contiguous().numpy(), v.contiguous().numpy()
 
 
+def causal_lower_right(n: int, m: int):
+    """torch's causal_lower_right(n, m) bias as the bool mask it stands for, tril(ones(n, m),
+    diagonal=m - n) (torch.nn.attention.bias documents it so; importing that module costs ~4 s,
+    most of a judge run; tests/katas/decoder_block/test_tool.py checks the two agree)."""
+    t = oracle.torch()
+    return t.ones(n, m, dtype=t.bool).tril(diagonal=m - n)
+
+
 def want_of(case):
     return torch_block(*(case[a] for a in ARRAYS), num_heads=int(case["num_heads"]))
 
@@ -112,6 +123,9 @@ _DIMS = S.size_tuple(6, 1, 6, distinct=False, max_big=3)
 BUDGET = 2_000_000
 #: How the cache arrives: absent (None), empty (p = 0), or p >= 1 tokens.
 CACHES = st.sampled_from(["none", "none", "empty", "past", "past", "past", "past", "past"])
+#: Which size, if any, is made large (64 to 128) and kept so: each in about one example in nine.
+FOCUS = st.sampled_from([None, None, None, *SIZE_NAMES])
+LARGE = st.sampled_from(LARGE_SIZES)
 X_SCALES = st.sampled_from([1.0, 0.3, 3.0, 0.001])
 KINDS = st.sampled_from(["ordinary", "ordinary", "ordinary", "large"])
 
@@ -132,15 +146,21 @@ def block_sizes(draw, kind: str = "any"):
     """{n, p, d_model, h, d_head, d_ff}: "any"; "sequence" (n >= 2); "multi-head" (h, d_head >= 2);
     "cached" (p >= 1 whatever the cache's form); d_model != d_head always."""
     z = dict(zip(SIZE_NAMES, draw(_DIMS)))
+    focus = draw(FOCUS)  # one size in three made large on purpose, and kept large
+    if focus is not None:
+        z[focus] = draw(LARGE)
     if kind == "sequence":
         z["n"] = max(z["n"], 2)
     if kind == "multi-head":
         z["h"], z["d_head"] = max(z["h"], 2), max(z["d_head"], 2)
     while cost(z) > BUDGET:  # keep the largest size: halve the smallest of those past 6
-        big = [k for k in SIZE_NAMES if z[k] > 6]
+        big = [k for k in SIZE_NAMES if z[k] > 6 and k != focus]
+        if not big:
+            break
         name = min(big, key=lambda k: z[k])
         z[name] = max(z[name] // 2, 2 if kind == "multi-head" and name in ("h", "d_head") else 1)
     z["d_model"] = _apart(z["d_model"], z["d_head"])
+    z["focus"] = focus
     return z
 
 
@@ -209,7 +229,8 @@ def problems(draw, sizes=SIZES, cache=None, kind=None):
     """The keyword arguments of a valid call. ``cache``: "none", "empty", "past" (drawn if None);
     ``kind``: "ordinary" or "large" (scores ~1e3-1e4; drawn if None)."""
     z = draw(sizes)
-    cache = draw(CACHES) if cache is None else cache
+    if cache is None:
+        cache = "past" if z["focus"] == "p" else draw(CACHES)
     case = build(z, cache, draw(X_SCALES), draw(S.SEEDS))
     kind = draw(KINDS) if kind is None else kind
     return _large(case) if kind == "large" else case
