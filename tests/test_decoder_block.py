@@ -14,9 +14,10 @@ both residuals. Compared at the default tolerance (rtol 1e-9, atol 1e-12 of the 
 Draws: sizes from tests/sizes.py: n, p, d_model, h, d_head and d_ff mostly 1 to 6, sometimes 8 to
 33, sometimes 64 to 128 (not only powers of two), at most three past 6 and two past 64; past a
 budget of multiply-adds per call the smaller of the big sizes is halved, so one example stays
-cheap and the largest size drawn survives; in one example in three one of the six sizes is made
-large on purpose (64 to 128) and kept, so each reaches 64 in about one example in four. d_model != d_head (a scale by sqrt(d_model) shows). The
-cache is absent (None) in one case in four, empty (p = 0) in one in eight, else p >= 1. Entries
+cheap and the largest size drawn survives; in seven examples in ten one of the six sizes (n, the
+costliest, twice as often) is made large on purpose (64 to 128) and kept, so each reaches 64 in
+at least one example in five. d_model != d_head (a scale by sqrt(d_model) shows). The
+cache is absent (None) in one case in eight, empty (p = 0) in one in eight, else p >= 1. Entries
 are 2-decimal normals: x of scale 1, 0.3, 3 or 0.001 (rms ~ 1e-3: eps 1e-6 inside or outside
 the sqrt differs by far more than the tolerance), weights of scale 1, 0.3 or 0.1 by fan-in,
 norm weights around 1. Large-score cases scale w_q so the largest allowed score is ~1e3-1e4
@@ -120,11 +121,12 @@ def want_of(case):
 SIZE_NAMES = ("n", "p", "d_model", "h", "d_head", "d_ff")
 _DIMS = S.size_tuple(6, 1, 6, distinct=False, max_big=3)
 #: The most multiply-adds one call may ask for; past it the smaller big sizes are halved.
-BUDGET = 2_000_000
+BUDGET = 1_000_000
 #: How the cache arrives: absent (None), empty (p = 0), or p >= 1 tokens.
-CACHES = st.sampled_from(["none", "none", "empty", "past", "past", "past", "past", "past"])
-#: Which size, if any, is made large (64 to 128) and kept so: each in about one example in nine.
-FOCUS = st.sampled_from([None, None, None, *SIZE_NAMES])
+CACHES = st.sampled_from(["none", "empty", "past", "past", "past", "past", "past", "past"])
+#: Which size, if any, is made large (64 to 128) and kept so: each in one example in ten, n (the
+#: costliest, the first halved otherwise) in one in five.
+FOCUS = st.sampled_from([None, None, None, "n", *SIZE_NAMES])
 LARGE = st.sampled_from(LARGE_SIZES)
 X_SCALES = st.sampled_from([1.0, 0.3, 3.0, 0.001])
 KINDS = st.sampled_from(["ordinary", "ordinary", "ordinary", "large"])
