@@ -562,7 +562,13 @@ def a_past_of_the_wrong_shape(draw):
     return case, say("because.past-shape", name=name, how=how, shape=case[name].shape, h=h, p=p, d_head=dh)
 
 
-@rejects_each_call(a_past_of_the_wrong_shape())
+_LONGER_PAST_V = {**_EXAMPLE, "past_v": np.concatenate([_EXAMPLE["past_v"], _EXAMPLE["past_v"][:, :1]], axis=1)}
+
+
+@rejects_each_call(a_past_of_the_wrong_shape(), examples=[
+    (_LONGER_PAST_V, message(f"{M}.because.past-shape", name="past_v", how="one token more than the other",
+                             shape=str((2, 3, 2)), h="2", p="2", d_head="2")),
+])
 def test_rejects_a_past_of_the_wrong_shape(kata, case):
     """past_k or past_v that is not 3-D, has another head count or d_head, or a length unlike the other's raises ValueError"""
 
