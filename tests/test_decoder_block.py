@@ -16,7 +16,8 @@ Draws: sizes from tests/sizes.py: n, p, d_model, h, d_head and d_ff mostly 1 to 
 budget of multiply-adds per call the smaller of the big sizes is halved, so one example stays
 cheap and the largest size drawn survives; in seven examples in ten one of the six sizes (n, the
 costliest, twice as often) is made large on purpose (64 to 128) and kept, so each reaches 64 in
-at least one example in five. d_model != d_head (a scale by sqrt(d_model) shows). The
+at least one example in five (the property about array-likes alone draws at most one size past
+6, none past 33: its nested lists would cost more than the block). d_model != d_head (a scale by sqrt(d_model) shows). The
 cache is absent (None) in one case in eight, empty (p = 0) in one in eight, else p >= 1. Entries
 are 2-decimal normals: x of scale 1, 0.3, 3 or 0.001 (rms ~ 1e-3: eps 1e-6 inside or outside
 the sqrt differs by far more than the tolerance), weights of scale 1, 0.3 or 0.1 by fan-in,
@@ -144,11 +145,11 @@ def _apart(value: int, *others: int) -> int:
 
 
 @st.composite
-def block_sizes(draw, kind: str = "any"):
-    """{n, p, d_model, h, d_head, d_ff}: "any"; "sequence" (n >= 2); "multi-head" (h, d_head >= 2);
-    "cached" (p >= 1 whatever the cache's form); d_model != d_head always."""
-    z = dict(zip(SIZE_NAMES, draw(_DIMS)))
-    focus = draw(FOCUS)  # one size in three made large on purpose, and kept large
+def block_sizes(draw, kind: str = "any", dims=_DIMS, focused: bool = True):
+    """{n, p, d_model, h, d_head, d_ff} from ``dims``: "any"; "sequence" (n >= 2); "multi-head" (h,
+    d_head >= 2); d_model != d_head always. ``focused``: one size may be made large (FOCUS)."""
+    z = dict(zip(SIZE_NAMES, draw(dims)))
+    focus = draw(FOCUS) if focused else None  # a size made large on purpose, and kept large
     if focus is not None:
         z[focus] = draw(LARGE)
     if kind == "sequence":
@@ -167,6 +168,9 @@ def block_sizes(draw, kind: str = "any"):
 
 
 SIZES = block_sizes()
+#: At most one size past 6 and none past 33: for a property about the forms of the inputs (a
+#: nested list of a 128 x 128 weight costs the worker more than the block does).
+FORM_SIZES = block_sizes(dims=S.size_tuple(6, 1, 6, distinct=False, max_big=1, max_large=0), focused=False)
 SEQUENCE_SIZES = block_sizes("sequence")
 MULTI_HEAD_SIZES = block_sizes("multi-head")
 
@@ -404,7 +408,7 @@ def _as_drawn_and_in_its_forms(case) -> list[dict]:
 @st.composite
 def array_likes(draw):
     """A valid call (cache filled) and a form for x, two weights and past_k (the rest float64)."""
-    case = draw(problems(cache="past", kind="ordinary"))
+    case = draw(problems(FORM_SIZES, cache="past", kind="ordinary"))
     names = ["x", draw(st.sampled_from(WEIGHTS)), draw(st.sampled_from(WEIGHTS)), "past_k"]
     return {"call": case, "forms": {k: draw(st.sampled_from(FORMS)) for k in names}}
 
