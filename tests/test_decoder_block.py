@@ -466,6 +466,29 @@ def test_rejects_a_zero_dimension(kata, case):
     """n, d_model, h * d_head or d_ff equal to 0 raises ValueError"""
 
 
+#: How a bad shape was made, where it is words (a shape such as "(1,)" is shown as it is).
+HOW = {
+    "a 0-d scalar": "scalar",
+    "one row more": "row-more",
+    "one column more": "column-more",
+    "transposed": "transposed",
+    "one row fewer": "row-fewer",
+    "2-D (one head's cache)": "past-2d",
+    "4-D (a batch axis)": "past-4d",
+    "one head more": "head-more",
+    "one head fewer": "head-fewer",
+    "d_head + 1": "d-head-more",
+    "d_head - 1": "d-head-fewer",
+    "one token more than the other": "token-more",
+    "one token fewer than the other": "token-fewer",
+}
+
+
+def how_said(how: str):
+    """``how`` in the screen's language: a message where it is words, as it is where it is a shape."""
+    return say(f"how.{HOW[how]}") if how in HOW else how
+
+
 def _bad_shapes(name: str, a: np.ndarray) -> dict:
     """Other shapes for weight ``name`` that break only its own shape rule."""
     if a.ndim == 1:
@@ -493,7 +516,7 @@ def a_weight_of_the_wrong_shape(draw):
     how = draw(st.sampled_from(sorted(shapes)))
     case[name] = shapes[how]
     z = sizes_of(dict(case, w_q=case["w_q"] if name != "w_q" else case["w_k"], w_gate=case["w_up"]))
-    return case, say("because.weight-shape", name=name, how=how, shape=np.shape(case[name]), **z)
+    return case, say("because.weight-shape", name=name, how=how_said(how), shape=np.shape(case[name]), **z)
 
 
 @rejects_each_call(a_weight_of_the_wrong_shape())
@@ -563,14 +586,14 @@ def a_past_of_the_wrong_shape(draw):
     shapes["one token fewer than the other"] = a[:, :-1].copy()
     how = draw(st.sampled_from(sorted(shapes)))
     case[name] = shapes[how]
-    return case, say("because.past-shape", name=name, how=how, shape=case[name].shape, h=h, p=p, d_head=dh)
+    return case, say("because.past-shape", name=name, how=how_said(how), shape=case[name].shape, h=h, p=p, d_head=dh)
 
 
 _LONGER_PAST_V = {**_EXAMPLE, "past_v": np.concatenate([_EXAMPLE["past_v"], _EXAMPLE["past_v"][:, :1]], axis=1)}
 
 
 @rejects_each_call(a_past_of_the_wrong_shape(), examples=[
-    (_LONGER_PAST_V, message(f"{M}.because.past-shape", name="past_v", how="one token more than the other",
+    (_LONGER_PAST_V, message(f"{M}.because.past-shape", name="past_v", how=how_said("one token more than the other"),
                              shape=str((2, 3, 2)), h="2", p="2", d_head="2")),
 ])
 def test_rejects_a_past_of_the_wrong_shape(kata, case):
