@@ -1,0 +1,1 @@
+"""The kata decoder_block: what the tool teaches with (see kata.toml)."""
