@@ -24,6 +24,10 @@ the sqrt differs by far more than the tolerance), weights of scale 1, 0.3 or 0.1
 norm weights around 1. Large-score cases scale w_q so the largest allowed score is ~1e3-1e4
 (exp overflows without the max shift).
 
+Far-below cases make every score, allowed and blocked, lie below about -1e10, spread over every
+decade to the edge of overflow (tests/strategies.py's FAR_DECADES), each query's scores 0.1% or
+more apart: a blocked score filled with a finite value instead of -inf then takes the weight.
+
 Left open by the contract and never drawn: a blocked (future) score that overflows (the overflow
 cases make an allowed score overflow, so ValueError is due whatever a blocked one does); an out
 that is finite only in another order of products (the out-overflow cases overflow in silu(g) *
@@ -229,16 +233,66 @@ def _large(case) -> dict:
     return case
 
 
+def _apart_from(values: np.ndarray, taken: np.ndarray) -> np.ndarray:
+    """``values`` (positive), each moved up by 1% steps until it lies 0.1% or more from every
+    value in ``taken`` and from the others."""
+    out = []
+    for v in values:
+        while any(abs(v - u) < 1e-3 * max(v, u) for u in [*taken, *out]):
+            v *= 1.01
+        out.append(v)
+    return np.array(out)
+
+
+def _far_below(case, decade: int) -> dict:
+    """Every score, allowed or blocked, near -F² a_i b_t sqrt(d_head), below -10**decade
+    (S.FAR_DECADES: from about -1e10 to the edge of overflow): column 0 of x positive and distinct
+    (1..n in random order, column 1 the constant n, the rest 0, so RMSNorm keeps the rows apart),
+    norm1[0] = F, w_q's row 0 all 1 and w_k's all -1 (their other rows 0: q_i = F a_i, k_t = -F a_t
+    in every column), past keys -F b_t with b_t 0.1% or more from every a_t, w_v's row 0 zero (the
+    values stay of size 1). The scores of one query lie at least 0.1% apart, so each row's weight
+    sits on one key whatever the rounding; a blocked score filled with a finite value (-1e9,
+    -1e30 ...) instead of -inf lies above them and takes the weight."""
+    x, n = case["x"].copy(), case["x"].shape[0]
+    h, dh = case["num_heads"], case["w_q"].shape[1] // case["num_heads"]
+    rng = S.rng_for(decade * 7919 + n)
+    x[:, 0] = rng.permutation(n) + 1.0
+    x[:, 1] = float(n)
+    x[:, 2:] = 0.0
+    norm1 = case["norm1"].copy()
+    norm1[0] = 1.0
+    a = rms(x, norm1)[:, 0]  # a_i = xn_i0 / F, in (0, sqrt(d_model)]
+    past_k = case["past_k"]
+    b = np.zeros(0)
+    if past_k is not None and past_k.shape[1]:
+        b = _apart_from(rng.uniform(0.5, 1.5, size=past_k.shape[1]) * float(a.mean()), a)
+    every = np.concatenate([a, b])
+    far = S.far_magnitude(decade, float(a.min() * every.min()) * dh ** 0.5, float(a.max() * every.max()) * dh)
+    w_q, w_k, w_v = (np.zeros_like(case[w]) for w in ("w_q", "w_k", "w_v"))
+    w_q[0], w_k[0] = 1.0, -1.0
+    w_v[1:] = case["w_v"][1:]
+    norm1[0] = far
+    case = dict(case, x=x, norm1=norm1, w_q=w_q, w_k=w_k, w_v=w_v)
+    if past_k is not None:
+        case["past_k"] = np.broadcast_to(-far * b[None, :, None], past_k.shape).copy()
+    return case
+
+
 @S.valid_inputs()
 @st.composite
 def problems(draw, sizes=SIZES, cache=None, kind=None):
     """The keyword arguments of a valid call. ``cache``: "none", "empty", "past" (drawn if None);
-    ``kind``: "ordinary" or "large" (scores ~1e3-1e4; drawn if None)."""
+    ``kind``: "ordinary", "large" (scores ~1e3-1e4) or "far below" (every score below about
+    -1e10, every decade to the edge of overflow); "ordinary" or "large" if None."""
     z = draw(sizes)
+    kind = draw(KINDS) if kind is None else kind
+    if kind == "far below":
+        z["d_model"] = _apart(max(z["d_model"], 2), z["d_head"])
     if cache is None:
         cache = "past" if z["focus"] == "p" else draw(CACHES)
     case = build(z, cache, draw(X_SCALES), draw(S.SEEDS))
-    kind = draw(KINDS) if kind is None else kind
+    if kind == "far below":
+        return _far_below(case, draw(S.FAR_DECADES))
     return _large(case) if kind == "large" else case
 
 
@@ -394,6 +448,12 @@ def test_large_scores_stay_finite_and_match_torch(kata, case):
     got = run(kata, case)
     check_that(np.isfinite(got[0]).all(), say("fail.large-not-finite", dims=dims_of(case)))
     compare(got, want_of(case), case)
+
+
+@prop(case=problems(SEQUENCE_SIZES, kind="far below"))
+def test_scores_far_below_zero_match_torch(kata, case):
+    """Allowed scores far below zero (from about -1e10 to the edge of overflow) match torch: a blocked score is excluded (-inf), never filled with a finite value such as -1e9 or finfo.min"""
+    compare(run(kata, case), want_of(case), case, "why.far-below")
 
 
 FORMS = ("float64", "float32", "int", "list")

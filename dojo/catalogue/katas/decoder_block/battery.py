@@ -84,6 +84,22 @@ def _out_overflows(rng):
     return kw
 
 
+def _far_below(rng) -> dict:
+    """n=3 after p=2: every score near -1e20 (x's column 0 positive and distinct, norm1[0] = 1e10,
+    w_q's row 0 all 1, w_k's all -1, the past keys -1e10 times distinct values), each query's
+    scores far apart: a blocked score filled with -1e9 instead of -inf takes the weight."""
+    kw = _block(rng, 3, 2, 4, 2, 3, 5)
+    x = kw["x"].copy()
+    x[:, 0], x[:, 1], x[:, 2:] = [2.0, 3.0, 1.0], 3.0, 0.0
+    w_q, w_k, w_v = (np.zeros_like(kw[w]) for w in ("w_q", "w_k", "w_v"))
+    w_q[0], w_k[0] = 1.0, -1.0
+    w_v[1:] = kw["w_v"][1:]
+    norm1 = kw["norm1"].copy()
+    norm1[0] = 1e10
+    past_k = np.broadcast_to(-1e10 * np.array([0.9, 1.7])[None, :, None], (2, 2, 3)).copy()
+    return {**kw, "x": x, "norm1": norm1, "w_q": w_q, "w_k": w_k, "w_v": w_v, "past_k": past_k}
+
+
 def _map_inputs() -> dict:
     return _block(np.random.default_rng(17), 6, 4, 8, 2, 4, 12)
 
@@ -134,6 +150,7 @@ BATTERY = Battery(
         Case("x of rms ~1e-3 (eps matters): n=3 after p=2", _call(3, 2, 5, 2, 3, 4, x_scale=0.001)),
         Case("x of scale 100: n=2 after p=3", _call(2, 3, 5, 2, 2, 6, x_scale=100.0)),
         Case("large scores (~1e3): n=3 after p=3", _large(3, 3, 5, 2, 3, 4)),
+        Case("scores far below zero (~-1e20): n=3 after p=2", _far_below),
         Case("a cache of 70 past a 64-position mask: n=2", _call(2, 70, 6, 2, 3, 5)),
         Case("a chunk of 66 new tokens, no cache", _call(66, 0, 4, 2, 2, 3, cache=False)),
         Case("float32 inputs (computed in float64)",

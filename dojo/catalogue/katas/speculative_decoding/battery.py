@@ -202,7 +202,7 @@ BATTERY = Battery(
         Case("u_sample True", _bad(u_sample=True), "error"),
         Case("u_sample a list", _bad(u_sample=[0.5]), "error"),
     ),
-    map_what="the tokens emitted for k = 8 drafts over V = 12 tokens, p near q (row j = the j-th emitted token, one-hot; rows past the answer are empty)",
+    map_what="the tokens emitted for k = 8 drafts over V = 12 tokens, p near q (row j = the j-th emitted token, one-hot over the columns, one per token of the vocabulary; rows past the answer are empty)",
     map_inputs=_map_inputs,
     panels=lambda kw: [Panel("emitted tokens", derive=_one_hot(kw), distribution=False)],
     blocked_words="",
