@@ -374,7 +374,7 @@ def bad_top_k(draw):
 
 @rejects_each_call(bad_top_k(), examples=[(dict(_TIED, top_k=5), said("because.top-k", top_k="5", E=4)),
                                           (dict(_TIED, top_k=True), said("because.top-k", top_k="True", E=4))])
-def test_rejects_a_top_k_that_is_not_an_int_in_1_to_E(kata, case):
+def test_rejects_a_top_k_that_is_not_an_int_from_1_to_the_expert_count(kata, case):
     """top_k of 0, below 0, above E, a float (even 2.0), a bool or a string raises ValueError"""
 
 

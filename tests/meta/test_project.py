@@ -276,3 +276,19 @@ def test_imports_run_down_the_rooms():
 def test_the_room_check_finds_an_upward_import():
     assert upward_imports({"dojo.text.screen": {"dojo.judge.verdict"}}) == ["dojo.text.screen -> dojo.judge.verdict"]
     assert upward_imports({"dojo.judge.verdict": {"dojo.text.screen"}, "dojo": {"dojo.commands.cli"}}) == []
+
+
+def test_every_property_name_is_one_results_json_allows():
+    """A property's name goes into ``dojo test --json`` (exercism's results.json), whose schema
+    (docs/results.schema.json) allows lower case, digits and underscores only: a property named
+    ``..._in_1_to_E`` made every results.json of its kata invalid. Checked here for every kata,
+    without judging one."""
+    import json
+
+    from dojo.judge.verdict import properties_of
+
+    schema = json.loads((ROOT / "docs" / "results.schema.json").read_text(encoding="utf-8"))
+    pattern = schema["$defs"]["test"]["properties"]["dojo"]["properties"]["property"]["pattern"]
+    bad = {k.module: name for k in registry.KATAS for name, _ in properties_of(k.test_path)
+           if not re.fullmatch(pattern, name)}
+    assert not bad, f"property names results.json refuses ({pattern}): {bad}"
