@@ -87,7 +87,8 @@ def compare_values(yours_value, ref_value, battery, inputs: dict | None = None) 
     for name, y, r in zip(battery.outputs, outs, ref_outs):
         if isinstance(r, list):  # integer sequences of any lengths (beam_search's): padded with -1
             r = tolerances.sequences_as_array(r)
-            y = y if tolerances.sequences_as_array(y) is None else tolerances.sequences_as_array(y)
+            padded = tolerances.sequences_as_array(y)
+            y = y if padded is None else padded
         if isinstance(r, (float, np.floating)) or (isinstance(r, np.ndarray) and r.shape == ()):
             # a scalar output (moe_layer's aux_loss): a Python float, a NumPy float or a 0-d array
             r = np.asarray(r, dtype=np.float64)
