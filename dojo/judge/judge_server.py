@@ -14,6 +14,9 @@ children here are the judge, exactly as a fresh ``python -m pytest`` would be.
   only connections from its own user (SO_PEERCRED).
 - **Self-ending.** It ends after ``IDLE`` seconds without a request, and its children and
   zygote die with it (PR_SET_PDEATHSIG); a child whose client hangs up is killed at once.
+- **Prepared.** After a verdict it forks, for each shard it served, a child that gets as far as
+  it can without the candidate's file and waits; the next request like it opens that child's
+  gate instead of forking afresh (``dojo/judge/primed.py``; ``DOJO_JUDGE_PREPARE=0`` turns it off).
 - **Optional.** Where it cannot start (no fork, no Unix sockets, no private folder for it),
   ``dojo.judge.runner`` judges cold, in fresh processes, and says nothing about it.
 
@@ -32,6 +35,7 @@ import sys
 import time
 from pathlib import Path
 
+from dojo.judge import primed
 from dojo.judge.judge_key import _tool_part, folder, lines, send, socket_path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,6 +43,8 @@ ROOT = Path(__file__).resolve().parents[2]
 IDLE = float(os.environ.get("DOJO_JUDGE_IDLE") or 900)
 #: How often the server checks that its key still matches its files.
 KEY_CHECK = 2.0
+#: Prepare a child for the next verdict like the last (dojo/judge/primed.py); 0 turns it off.
+PREPARE = os.environ.get("DOJO_JUDGE_PREPARE", "1") != "0"
 
 
 
@@ -96,8 +102,13 @@ def _forget_judge(root: Path) -> None:
         sys.path.remove(str(root))
 
 
-def _child(conn: socket.socket, listener: socket.socket, request: dict, server_root: Path) -> None:
-    """In the forked child: become a fresh pytest run of the request's arguments."""
+def _child(conn: socket.socket | None, listener: socket.socket, request: dict, server_root: Path,
+           others: list[int], gate: socket.socket | None = None) -> None:
+    """In the forked child: become a fresh pytest run of the request's arguments; with ``gate``,
+    one prepared ahead of its request, that waits for it just before the kata's file is checked
+    (dojo/judge/primed.py). ``others``: the server's descriptors that are not this child's."""
+    from dojo.judge import primed
+
     code = 3
     try:
         os.setpgid(0, 0)
@@ -112,35 +123,44 @@ def _child(conn: socket.socket, listener: socket.socket, request: dict, server_r
         signal.signal(signal.SIGPIPE, signal.SIG_IGN)
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the client's to handle
         listener.close()
-        conn.close()
-        out = os.open(request["log"], os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o600)
+        if conn is not None:
+            conn.close()
+        for fd in others:  # other clients' connections, other prepared children's gates
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        if gate is None:
+            out = os.open(request["log"], os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o600)
+        else:  # nothing to say before the gate opens; then the request's log
+            out = os.open(os.devnull, os.O_WRONLY)
         os.dup2(out, 1)
         os.dup2(out, 2)
+        os.close(out)
         os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
         os.chdir(request["cwd"])
         if Path(request["cwd"]).resolve() != server_root:  # a copy of this judge elsewhere
             _forget_judge(server_root)
-        zygote = os.environ.get("DOJO_ZYGOTE")
+        env = primed.child_env(request["env"])
         os.environ.clear()
-        os.environ.update({k: str(v) for k, v in request["env"].items()
-                           if not k.startswith(("DOJO_ZYGOTE", "DOJO_DIE_WITH"))})
-        if zygote:
-            os.environ["DOJO_ZYGOTE"] = zygote
+        os.environ.update(env)
         import tempfile
 
         tempfile.tempdir = None  # the client's TMPDIR, not the one this server started in (gone, maybe)
         sys.dont_write_bytecode = False
         import pytest
 
+        args = [str(a) for a in request["args"]] + list(primed.WARM_ARGS)
+        plugins = [primed.Gate(gate)] if gate is not None else []
         profile = os.environ.get("DOJO_PROFILE_TO")  # where a verdict's time goes (docs/benchmarks.md)
         if profile:
             import cProfile
 
             profiler = cProfile.Profile()
-            code = int(profiler.runcall(pytest.main, [str(a) for a in request["args"]]))
+            code = int(profiler.runcall(pytest.main, args, plugins=plugins))
             profiler.dump_stats(f"{profile}.{os.getpid()}")
         else:
-            code = int(pytest.main([str(a) for a in request["args"]]))
+            code = int(pytest.main(args, plugins=plugins))
     except BaseException:  # noqa: BLE001 - the exit status says it
         import traceback
 
@@ -157,6 +177,9 @@ class _Server:
         self.tool = _tool_part()
         self.path = socket_path(k)
         self.jobs: dict[int, socket.socket] = {}  # child pid -> its client's connection
+        self.requests: dict[int, dict] = {}  # child pid -> the request it serves
+        self.to_prepare: list[dict] = []  # requests served: prepare a child for the next like it
+        self.ready = primed.Ready()
         self.last = time.monotonic()
 
     def listen(self) -> socket.socket:
@@ -198,6 +221,8 @@ class _Server:
                     else:  # a client hung up, or sent more: end its child
                         self.hang_up(sel_key.data, sel)
                 self.reap(sel)
+                while not self.jobs and self.to_prepare:  # while the user reads the verdict
+                    self.prepare(self.to_prepare.pop(0), listener)
                 now = time.monotonic()
                 if not self.jobs and now - self.last > IDLE:
                     return
@@ -213,6 +238,7 @@ class _Server:
                 pass
             for pid in list(self.jobs):
                 _kill_group(pid)
+            self.ready.close()
             try:
                 if json.loads(about.read_text()).get("pid") == os.getpid():
                     about.unlink()
@@ -236,20 +262,47 @@ class _Server:
             conn.close()
             return
         self.last = time.monotonic()
-        pid = os.fork()
-        if pid == 0:
-            _child(conn, listener, request, self.root)
-        try:
-            os.setpgid(pid, pid)
-        except OSError:
-            pass
+        pid = self.ready.take(request)
+        if pid is None:
+            pid = os.fork()
+            if pid == 0:
+                _child(conn, listener, request, self.root, self._fds())
+            try:
+                os.setpgid(pid, pid)
+            except OSError:
+                pass
         self.jobs[pid] = conn
+        self.requests[pid] = request
         try:
             send(conn, {"pid": pid})
         except OSError:
             pass
         conn.setblocking(False)
         sel.register(conn, selectors.EVENT_READ, pid)
+
+    def _fds(self) -> list[int]:
+        return [c.fileno() for c in self.jobs.values()] + self.ready.fds()
+
+    def prepare(self, request: dict, listener: socket.socket) -> None:
+        """A child for the next request like this one, waiting at its gate (dojo/judge/primed.py)."""
+        if self.ready.has(request):
+            return
+        mine, its = socket.socketpair()
+        try:
+            pid = os.fork()
+        except OSError:
+            mine.close()
+            its.close()
+            return
+        if pid == 0:
+            mine.close()
+            _child(None, listener, request, self.root, self._fds(), gate=its)
+        its.close()
+        try:
+            os.setpgid(pid, pid)
+        except OSError:
+            pass
+        self.ready.add(request, pid, mine)
 
     def hang_up(self, pid: int, sel) -> None:
         _kill_group(pid)
@@ -263,6 +316,9 @@ class _Server:
             if not done:
                 continue
             conn = self.jobs.pop(pid)
+            request = self.requests.pop(pid, None)
+            if PREPARE and request is not None and os.waitstatus_to_exitcode(status) in (0, 1):
+                self.to_prepare.append(request)  # a verdict came: the next is likely the same
             _kill_group(pid)  # whatever the run left behind
             sel.unregister(conn)
             try:
@@ -272,9 +328,9 @@ class _Server:
                 pass
             conn.close()
             self.last = time.monotonic()
-        try:  # orphans reparented to this subreaper
-            while os.waitpid(-1, os.WNOHANG)[0]:
-                pass
+        try:  # orphans reparented to this subreaper, prepared children that ended
+            while (ended := os.waitpid(-1, os.WNOHANG)[0]):
+                self.ready.forget(ended)
         except ChildProcessError:
             pass
 

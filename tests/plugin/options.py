@@ -54,12 +54,7 @@ def pytest_configure(config):
     impl = Path(raw) if Path(raw).is_absolute() else (Path.cwd() / raw)
     if not impl.is_dir() and (ROOT / raw).is_dir():
         impl = ROOT / raw
-    from dojo.text import lang, locale
-
-    try:  # plain pytest speaks the language dojo would (DOJO_LANG, `dojo lang`, the locale)
-        locale.set_language(lang.choose(None, state_dir=Path(os.environ.get("DOJO_STATE_DIR") or ROOT / ".dojo")))
-    except lang.LanguageError as e:
-        raise pytest.UsageError(str(e)) from None
+    _choose_language()
     if not impl.is_dir():
         from dojo.text.messages import t
 
@@ -102,6 +97,26 @@ def pytest_configure(config):
     config.dojo_watchdog = None
     config.dojo_pending = []
 
+
+
+def _choose_language() -> None:
+    from dojo.text import lang, locale
+
+    try:  # plain pytest speaks the language dojo would (DOJO_LANG, `dojo lang`, the locale)
+        locale.set_language(lang.choose(None, state_dir=Path(os.environ.get("DOJO_STATE_DIR") or ROOT / ".dojo")))
+    except lang.LanguageError as e:
+        raise pytest.UsageError(str(e)) from None
+
+
+def per_run(config) -> None:
+    """Choose again what a run takes from outside its arguments and environment's key: the
+    language (``dojo lang`` may have changed it) and the run's seed. The warm judge prepares a
+    child up to its collection ahead of the request (dojo/judge/primed.py) and calls this when
+    the request comes."""
+    from tests import seeding
+
+    _choose_language()
+    config.dojo_seed, config.dojo_seed_given = seeding.choose(config)
 
 
 def pytest_report_header(config):

@@ -194,3 +194,46 @@ def test_a_runtime_folder_too_long_for_a_socket_falls_back_to_the_temporary_fold
     assert not list(deep.rglob("*.sock"))
     cleaned = sandbox.run("clean", env=env)
     assert cleaned.code == 0 and ENDED in cleaned.out, cleaned.out + cleaned.err
+
+
+def prepared(server: int) -> set[int]:
+    """The warm judge's children waiting for a request (forks of it: the same command line)."""
+    found = set()
+    for proc in Path("/proc").iterdir():
+        try:
+            ppid = int((proc / "stat").read_bytes().rsplit(b")", 1)[1].split()[1])
+            command = (proc / "cmdline").read_bytes()
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == server and b"dojo.judge.judge_server" in command and alive(int(proc.name)):
+            found.add(int(proc.name))
+    return found
+
+
+def test_a_child_prepared_ahead_serves_the_next_verdict_and_sees_what_changed_since(
+        sandbox, solution, wrong, runtime):
+    """After a verdict the warm judge prepares a child per shard up to the kata's file
+    (dojo/judge/primed.py); the next verdict uses them, and still judges the file as it is
+    now, with a seed of its own. A request they were not prepared for (the language changed,
+    so the judge's environment did) gets fresh children, and its own language."""
+    sandbox.write_kata(KATA, solution(KATA))
+    env = {"XDG_RUNTIME_DIR": str(runtime), "DOJO_JUDGE_IDLE": "600", "DOJO_LANG": None, "LANG": "C.UTF-8"}
+    first = sandbox.run("test", KATA, env=env)
+    assert first.code == 0 and "Passed: 14 of 14 properties pass" in first.out, first.out + first.err
+    (about, pid), = servers(runtime).items()
+    deadline = time.monotonic() + 60
+    from dojo.judge.runner import shard_count
+
+    while len(waiting := prepared(pid)) < shard_count():  # one per shard
+        assert time.monotonic() < deadline, f"children prepared for the next verdict: {waiting}"
+        time.sleep(0.05)
+
+    sandbox.write_kata(KATA, wrong(KATA, "shifts_by_mean"))
+    second = sandbox.run("test", KATA, env=env)
+    assert second.code == 1 and seed_of(second.out) != seed_of(first.out), second.out
+    assert not waiting & prepared(pid), "the prepared children were not the ones that judged"
+
+    assert sandbox.run("lang", "zh", env=env).code == 0
+    third = sandbox.run("test", KATA, env=env)
+    assert third.code == 1 and "数值稳定的 softmax" in third.out and "种子" in third.out, third.out + third.err
+    assert len(failing(third.out)) == len(failing(second.out)), second.out + third.out
