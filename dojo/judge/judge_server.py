@@ -79,13 +79,43 @@ def _warm_up(root: Path) -> None:
     imported_by_each_fork = ("pdb", "numpy.random", "platformdirs", "execnet", "xdist", "xdist.plugin",
                              "xdist.looponfail", "_pytest.junitxml", "_pytest.skipping", "_pytest.unittest",
                              "_pytest.unraisableexception", "dojo.screens.results", "dojo.screens.render",
-                             "dojo.catalogue.batteries")
+                             "dojo.catalogue.batteries", "_hypothesis_pytestplugin", "platformdirs.pytest_plugin",
+                             "faulthandler", "readline", "resource", "dojo.text.lang", "dojo.worker.sandbox",
+                             "dojo.worker.memory")
+    try:  # each kata's battery (its largest realistic case) and tolerance
+        from dojo.catalogue import registry
+
+        imported_by_each_fork += tuple(f"dojo.catalogue.katas.{k.module}.{part}" for k in registry.KATAS
+                                       for part in ("battery", "tolerance"))
+    except Exception:  # noqa: BLE001 - as below
+        pass
     for name in ("conftest", *PARTS, "tests.judge", "tests.strategies", "tests.contract", "tests.sizes",
                  "dojo.judge.diagnosis", *imported_by_each_fork):
         try:
             importlib.import_module(name)
         except Exception:  # noqa: BLE001 - the child imports it again and reports what is wrong
             pass
+    _freeze()
+
+
+#: Imported after the first verdict, while the user reads it: what some katas' oracles need
+#: and every fork would otherwise import again (flash and paged attention build torch's own
+#: causal_lower_right bias, whose module imports torch._dynamo: 1.0-1.3 s a fork).
+LATER = ("torch.nn.attention.bias",)
+
+
+def _warm_up_later() -> None:
+    import importlib
+
+    for name in LATER:
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 - the child imports it again and reports what is wrong
+            pass
+    _freeze()
+
+
+def _freeze() -> None:
     import gc
 
     # Everything imported so far is permanent: a child's garbage collections (pytest runs
@@ -180,6 +210,7 @@ class _Server:
         self.requests: dict[int, dict] = {}  # child pid -> the request it serves
         self.to_prepare: list[dict] = []  # requests served: prepare a child for the next like it
         self.ready = primed.Ready()
+        self.served = self.warm_later = False
         self.last = time.monotonic()
 
     def listen(self) -> socket.socket:
@@ -221,8 +252,12 @@ class _Server:
                     else:  # a client hung up, or sent more: end its child
                         self.hang_up(sel_key.data, sel)
                 self.reap(sel)
-                while not self.jobs and self.to_prepare:  # while the user reads the verdict
-                    self.prepare(self.to_prepare.pop(0), listener)
+                if not self.jobs and self.served:  # while the user reads the verdict
+                    if not self.warm_later:
+                        self.warm_later = True
+                        _warm_up_later()
+                    while self.to_prepare:
+                        self.prepare(self.to_prepare.pop(0), listener)
                 now = time.monotonic()
                 if not self.jobs and now - self.last > IDLE:
                     return
@@ -316,6 +351,7 @@ class _Server:
             if not done:
                 continue
             conn = self.jobs.pop(pid)
+            self.served = True
             request = self.requests.pop(pid, None)
             if PREPARE and request is not None and os.waitstatus_to_exitcode(status) in (0, 1):
                 self.to_prepare.append(request)  # a verdict came: the next is likely the same
