@@ -34,12 +34,12 @@ def _connect(path: Path) -> socket.socket | None:
         return None
 
 
-def connect(root: Path, start: bool = True, wait: bool = True) -> socket.socket | None:
-    """A connection to this checkout's warm judge, starting it if need be; None where there
-    is none and cannot be one (then judge cold)."""
+def connect(root: Path, start: bool = True, wait: bool = True, k: str | None = None) -> socket.socket | None:
+    """A connection to this checkout's warm judge (of key ``k``, computed if not given),
+    starting it if need be; None where there is none and cannot be one (then judge cold)."""
     if not hasattr(os, "fork") or not hasattr(socket, "AF_UNIX") or os.environ.get("DOJO_WARM") == "0":
         return None
-    k = key(root)
+    k = k or key(root)
     if not private(folder()):
         return None
     path = socket_path(k)
@@ -129,7 +129,8 @@ def run(shards: list[list[str]], environ: dict, cwd: Path, log: Path, deadline: 
     ``STALE`` if ``stale()`` became true; None where there is no warm judge, or it went away
     (judge cold instead)."""
     try:
-        first = connect(cwd)
+        k = key(cwd)  # once a verdict: it hashes the tool's and the judge's files
+        first = connect(cwd, k=k)
     except OSError:
         first = None
     if first is None:
@@ -140,7 +141,7 @@ def run(shards: list[list[str]], environ: dict, cwd: Path, log: Path, deadline: 
     try:
         for i, args in enumerate(shards):
             if i:
-                conn = connect(cwd, start=False)
+                conn = connect(cwd, start=False, k=k)
                 if conn is None:
                     return None
                 conns.append(conn)
