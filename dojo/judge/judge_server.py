@@ -35,7 +35,7 @@ import sys
 import time
 from pathlib import Path
 
-from dojo.judge import primed
+from dojo.judge import primed, warm_up
 from dojo.judge.judge_key import _tool_part, folder, lines, send, socket_path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,73 +56,6 @@ def _peer_uid(conn: socket.socket) -> int | None:
         return None
 
 
-def _warm_up(root: Path) -> None:
-    """The expensive imports, paid once, before the first request."""
-    sys.path.insert(0, str(root))
-    import importlib
-
-    import hypothesis  # noqa: F401
-    import numpy  # noqa: F401
-    import pytest  # noqa: F401
-
-    from tests import oracle
-
-    oracle.torch()
-    # Not the katas' test modules: ``@given`` takes the settings in force when it decorates,
-    # and the child's pytest chooses the profile (practice, CI, thorough) only when it starts.
-    try:
-        from tests.plugin import PARTS  # what conftest.py registers
-    except ImportError:
-        PARTS = ()
-    # and what every fork's pytest imported on its own (about 0.04 s a fork, docs/benchmarks.md):
-    # plugins loaded by entry point or by default, and the verdict's writer
-    imported_by_each_fork = ("pdb", "numpy.random", "platformdirs", "execnet", "xdist", "xdist.plugin",
-                             "xdist.looponfail", "_pytest.junitxml", "_pytest.skipping", "_pytest.unittest",
-                             "_pytest.unraisableexception", "dojo.screens.results", "dojo.screens.render",
-                             "dojo.catalogue.batteries", "_hypothesis_pytestplugin", "platformdirs.pytest_plugin",
-                             "faulthandler", "readline", "resource", "dojo.text.lang", "dojo.worker.sandbox",
-                             "dojo.worker.memory")
-    try:  # each kata's battery (its largest realistic case) and tolerance
-        from dojo.catalogue import registry
-
-        imported_by_each_fork += tuple(f"dojo.catalogue.katas.{k.module}.{part}" for k in registry.KATAS
-                                       for part in ("battery", "tolerance"))
-    except Exception:  # noqa: BLE001 - as below
-        pass
-    for name in ("conftest", *PARTS, "tests.judge", "tests.strategies", "tests.contract", "tests.sizes",
-                 "dojo.judge.diagnosis", *imported_by_each_fork):
-        try:
-            importlib.import_module(name)
-        except Exception:  # noqa: BLE001 - the child imports it again and reports what is wrong
-            pass
-    _freeze()
-
-
-#: Imported after the first verdict, while the user reads it: what some katas' oracles need
-#: and every fork would otherwise import again (flash and paged attention build torch's own
-#: causal_lower_right bias, whose module imports torch._dynamo: 1.0-1.3 s a fork).
-LATER = ("torch.nn.attention.bias",)
-
-
-def _warm_up_later() -> None:
-    import importlib
-
-    for name in LATER:
-        try:
-            importlib.import_module(name)
-        except Exception:  # noqa: BLE001 - the child imports it again and reports what is wrong
-            pass
-    _freeze()
-
-
-def _freeze() -> None:
-    import gc
-
-    # Everything imported so far is permanent: a child's garbage collections (pytest runs
-    # several at its end) skip it, 0.3 s each time with torch loaded, and its pages stay shared.
-    gc.freeze()
-
-
 def _forget_judge(root: Path) -> None:
     """Unload the judge's own modules imported from ``root`` (conftest, tests.*), so the
     child's pytest imports those of the checkout it was asked to judge."""
@@ -137,8 +70,6 @@ def _child(conn: socket.socket | None, listener: socket.socket, request: dict, s
     """In the forked child: become a fresh pytest run of the request's arguments; with ``gate``,
     one prepared ahead of its request, that waits for it just before the kata's file is checked
     (dojo/judge/primed.py). ``others``: the server's descriptors that are not this child's."""
-    from dojo.judge import primed
-
     code = 3
     try:
         os.setpgid(0, 0)
@@ -236,7 +167,7 @@ class _Server:
         sandbox.become_subreaper()
         Zygote._mine = Zygote.start(export=True)
         Zygote._mine.wait_ready()
-        _warm_up(self.root)
+        warm_up.first(self.root)
         listener = self.listen()
         about = folder() / f"{self.key}.json"
         about.write_text(json.dumps({"pid": os.getpid(), "root": str(self.root)}))
@@ -255,7 +186,7 @@ class _Server:
                 if not self.jobs and self.served:  # while the user reads the verdict
                     if not self.warm_later:
                         self.warm_later = True
-                        _warm_up_later()
+                        warm_up.later()
                     while self.to_prepare:
                         self.prepare(self.to_prepare.pop(0), listener)
                 now = time.monotonic()
@@ -297,6 +228,7 @@ class _Server:
             conn.close()
             return
         self.last = time.monotonic()
+        self.ready.asked(request)
         pid = self.ready.take(request)
         if pid is None:
             pid = os.fork()
@@ -353,7 +285,8 @@ class _Server:
             conn = self.jobs.pop(pid)
             self.served = True
             request = self.requests.pop(pid, None)
-            if PREPARE and request is not None and os.waitstatus_to_exitcode(status) in (0, 1):
+            if (PREPARE and request is not None and os.waitstatus_to_exitcode(status) in (0, 1)
+                    and self.ready.repeated(request)):
                 self.to_prepare.append(request)  # a verdict came: the next is likely the same
             _kill_group(pid)  # whatever the run left behind
             sel.unregister(conn)

@@ -3,8 +3,9 @@
 A forked pytest child spends its first 0.08-0.15 s (more on a busy machine) before it runs a
 single property: parsing its arguments, loading plugins, configuring, importing the kata's
 test module and building its items. None of that depends on the candidate's file, so after a
-verdict the warm judge (``dojo/judge/judge_server.py``) forks, for each shard it just served,
-a child that does all of it and then waits at its gate, just before the kata's file is
+verdict the warm judge (``dojo/judge/judge_server.py``) forks, for each shard it just served
+(from the second request like it on: a checkout judged once prepares nothing), a child that
+does all of it and then waits at its gate, just before the kata's file is
 checked and its properties run. The next request with the same arguments and environment
 (but for the run's seed and where its report and output go) opens the gate instead of forking
 afresh; anything else gets a fresh child, as before.
@@ -32,6 +33,8 @@ import sys
 
 #: Prepared children waiting at once (two shards of two katas).
 MAX_READY = 4
+#: Request keys remembered, to prepare only for requests that come again.
+REMEMBERED = 64
 #: What may differ between the request a child was prepared for and the one it serves.
 PER_RUN_ENV = ("DOJO_RUN_SEED",)
 PER_RUN_ARGS = ("--dojo-json=",)
@@ -109,6 +112,18 @@ class Ready:
 
     def __init__(self):
         self.waiting: dict[str, tuple[int, socket.socket]] = {}  # key -> (pid, control)
+        self.times: dict[str, int] = {}  # key -> how many requests had it (the last few keys)
+
+    def asked(self, request: dict) -> None:
+        k = key_of(request)
+        self.times[k] = self.times.pop(k, 0) + 1
+        while len(self.times) > REMEMBERED:
+            del self.times[next(iter(self.times))]
+
+    def repeated(self, request: dict) -> bool:
+        """Whether requests like this one came more than once: only then is a child prepared
+        for the next (a checkout judged once, as the test suite's sandboxes are, costs nothing)."""
+        return self.times.get(key_of(request), 0) >= 2
 
     def fds(self) -> list[int]:
         return [control.fileno() for _, control in self.waiting.values()]

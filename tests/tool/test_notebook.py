@@ -466,3 +466,46 @@ def test_a_kernel_that_dies_during_an_interview_with_a_hanging_answer_leaves_not
     finally:
         if not closed:
             k.close()
+
+
+def execute(box, tmp_path: Path, nb):
+    path = box.root / "notebooks" / "softmax.ipynb"
+    client = nbclient.NotebookClient(nb, km=kernel(tmp_path / "spec", box), timeout=300,
+                                     resources={"metadata": {"path": str(path.parent)}})
+    client.execute()  # raises CellExecutionError if a cell fails
+    return nb
+
+
+@pytest.mark.contributors  # real kernels: the contributors' suite
+def test_a_fresh_notebook_runs_top_to_bottom_and_a_later_one_starts_from_the_work(box, tmp_path):
+    """Run All on a fresh notebook ends without an error (the stub's NotImplementedError is
+    the try cell's result); a notebook written after work in the terminal holds that work, and
+    running it keeps the file as it is (no backup, no stub put back); a syntax error in a
+    %%kata cell is said at once, by the cell's line, and the judge does not run."""
+    path = box.root / "notebooks" / "softmax.ipynb"
+    assert box.run("notebook", "softmax").code == 0
+    nb = execute(box, tmp_path / "fresh", nbformat.read(path, as_version=4))
+    trying = nb.cells[-1]
+    assert [o.output_type for o in trying.outputs] == ["execute_result"], trying.outputs
+    assert "NotImplementedError" in trying.outputs[0]["data"]["text/plain"]
+    assert "not started" in html_of(next(c for c in nb.cells if c.source.startswith("%%kata")))
+
+    box.write_kata("softmax", WRONG.read_text())  # work done in the terminal
+    assert box.run("notebook", "softmax").code == 0
+    nb = nbformat.read(path, as_version=4)
+    cell = next(c for c in nb.cells if c.source.startswith("%%kata softmax"))
+    assert cell.source == "%%kata softmax\n" + WRONG.read_text().rstrip() + "\n"
+    nb = execute(box, tmp_path / "work", nb)
+    assert (box.root / "katas" / "softmax.py").read_text() == WRONG.read_text()
+    assert not (box.state / "backups" / "softmax").exists() or not list((box.state / "backups" / "softmax").iterdir())
+    shown = html_of(next(c for c in nb.cells if c.source.startswith("%%kata softmax")))
+    assert "✗" in shown and "backed up" not in shown
+
+    broken = "import numpy as np\n\n\ndef softmax(x, axis=-1):\n    return (np.exp(x)\n"
+    cell.source = "%%kata softmax\n" + broken
+    nb.cells = [c for c in nb.cells if c.source.startswith(("%load_ext", "%%kata"))]
+    nb = execute(box, tmp_path / "broken", nb)
+    shown = html_of(nb.cells[-1])
+    assert "Syntax error at line 6 of this cell" in shown and "the judge did not run" in shown, shown
+    assert "Judging" not in shown and "properties pass" not in shown
+    assert (box.root / "katas" / "softmax.py").read_text() == broken  # the work is saved all the same

@@ -212,15 +212,18 @@ def prepared(server: int) -> set[int]:
 
 def test_a_child_prepared_ahead_serves_the_next_verdict_and_sees_what_changed_since(
         sandbox, solution, wrong, runtime):
-    """After a verdict the warm judge prepares a child per shard up to the kata's file
-    (dojo/judge/primed.py); the next verdict uses them, and still judges the file as it is
+    """After the second verdict of a kind the warm judge prepares a child per shard up to the
+    kata's file (dojo/judge/primed.py); the next verdict uses them, and still judges the file as it is
     now, with a seed of its own. A request they were not prepared for (the language changed,
     so the judge's environment did) gets fresh children, and its own language."""
     sandbox.write_kata(KATA, solution(KATA))
     env = {"XDG_RUNTIME_DIR": str(runtime), "DOJO_JUDGE_IDLE": "600", "DOJO_LANG": None, "LANG": "C.UTF-8"}
-    first = sandbox.run("test", KATA, env=env)
-    assert first.code == 0 and "Passed: 14 of 14 properties pass" in first.out, first.out + first.err
+    once = sandbox.run("test", KATA, env=env)
+    assert once.code == 0, once.out + once.err
     (about, pid), = servers(runtime).items()
+    assert not prepared(pid)  # a checkout judged once prepares nothing (the suite's sandboxes)
+    first = sandbox.run("test", KATA, env=env)  # the second request like it: then children are prepared
+    assert first.code == 0 and "Passed: 14 of 14 properties pass" in first.out, first.out + first.err
     deadline = time.monotonic() + 60
     from dojo.judge.runner import shard_count
 

@@ -1,8 +1,10 @@
 """``dojo notebook [KATA …]``: ``notebooks/<kata>.ipynb`` for each kata.
 
 A notebook: the problem as Markdown (what ``dojo show`` says: the signature, the contract,
-what the judge checks), ``%load_ext dojo``, the stub in a ``%%kata`` cell, and a cell that
-calls the function on the example ``dojo compare`` draws. Written with nbformat (the notebook
+what the judge checks), ``%load_ext dojo``, a ``%%kata`` cell holding the kata file as it is
+(the stub until there is work in it), and a cell that calls the function on the example
+``dojo compare`` draws (the stub's NotImplementedError is its result, so the notebook runs
+top to bottom). Written with nbformat (the notebook
 extra); a notebook already there that differs is backed up first (``<state>/backups/notebooks``).
 Imported when the parser is built: only the standard library at the top.
 """
@@ -70,6 +72,22 @@ def write(env, path: Path, data: bytes) -> tuple[str, Path | None]:
     return "notebook.wrote", None
 
 
+def work_of(env, kata) -> str | None:
+    """The kata file as it is, when it holds work (not the untouched stub): a notebook opens
+    where the person is, and running its cell then rewrites the file with the same bytes."""
+    from dojo.commands.cli.backups import stub_test
+    from dojo.text import safe_read
+
+    try:
+        data = safe_read.read_bytes(env.kata_file(kata))
+        text = data.decode("utf-8") if data is not None else None
+    except (OSError, ValueError):  # not a regular file, too large, not UTF-8: the stub, as before
+        return None
+    if not text or not text.strip() or stub_test(env, kata)(data):
+        return None
+    return text
+
+
 def notebook(env, kata):
     """The notebook of ``kata`` (an ``nbformat`` v4 node), in the tool's language."""
     import nbformat.v4 as nb
@@ -91,12 +109,16 @@ def notebook(env, kata):
         t("notebook.md.checks") + "\n\n" + checks,
         t("notebook.md.more", kata=kata.module, minutes=kata.minutes),
     ])
-    stub = stub_source(env.solution_file(kata), kata.function, language=None)
+    source = work_of(env, kata) or stub_source(env.solution_file(kata), kata.function, language=None)
     trying = (f"from dojo.catalogue.batteries import BATTERIES\n\n"
               f"example = BATTERIES[{kata.module!r}].map_inputs()  # the example `dojo compare` draws\n"
-              f"{kata.function}(**example)")
+              f"try:\n"
+              f"    result = {kata.function}(**example)\n"
+              f"except NotImplementedError as e:  # {t('notebook.try.stub-comment')}\n"
+              f"    result = e\n"
+              f"result")
     cells = [nb.new_markdown_cell(statement), nb.new_markdown_cell(t("notebook.md.load")),
-             nb.new_code_cell("%load_ext dojo"), nb.new_code_cell(f"%%kata {kata.module}\n{stub.rstrip()}\n"),
+             nb.new_code_cell("%load_ext dojo"), nb.new_code_cell(f"%%kata {kata.module}\n{source.rstrip()}\n"),
              nb.new_markdown_cell(t("notebook.md.try")), nb.new_code_cell(trying)]
     for i, cell in enumerate(cells):  # fixed ids: the same kata gives the same bytes
         cell["id"] = f"{kata.module.replace('_', '-')}-{i}"

@@ -155,8 +155,24 @@ def kata_cell(env, words: list[str], cell: str):
     path = env.kata_file(kata)
     source = cell if cell.endswith("\n") else cell + "\n"
     saved = write(env, kata, path, source.encode("utf-8"))
+    try:
+        compile(source, str(path), "exec")
+    except SyntaxError as e:  # said at once, by the cell's own line (the %%kata line is its first)
+        return syntax_error(env, path, e, saved)
     run_here(source, path)
     return judge(env, kata, path, saved)
+
+
+def syntax_error(env, path: Path, error: SyntaxError, saved: Path | None) -> None:
+    from dojo.commands.notebook import html
+
+    if saved is not None:
+        show(html.note(t_("notebook.backed-up", path=where(env, saved))))
+    line = (error.lineno or 0) + 1
+    text = (error.text or "").rstrip("\n")
+    caret = " " * max(0, (error.offset or 1) - 1) + "^" if text else ""
+    show(html.box(html.error(t_("notebook.syntax-error", line=line, message=error.msg, path=where(env, path)))
+                  + (html.pre(f"{line:>4} | {text}\n       {caret}") if text else "")))
 
 
 def write(env, kata, path: Path, data: bytes) -> Path | None:
