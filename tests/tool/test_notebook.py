@@ -230,9 +230,14 @@ def test_interrupting_the_kernel_stops_the_judge_and_leaves_nothing_running(box,
         km.interrupt_kernel()
         reply, outputs = reply_to(client, msg_id, time.monotonic() + 60)
         outputs += [m for m in early if m["parent_header"].get("msg_id") == msg_id]
-        assert reply["content"]["status"] == "error" and reply["content"]["ename"] == "KeyboardInterrupt"
+        assert reply["content"]["status"] == "error", reply["content"]  # a Run All stops here
+        errors = [m["content"] for m in outputs if m["msg_type"] == "error"]
+        assert [len(e["traceback"]) for e in errors] == [1], errors  # one line, not 40 through the magics
+        assert "Kernel → Interrupt" in errors[0]["traceback"][0] and "magics.py" not in str(errors)
         shown = "".join(m["content"].get("data", {}).get("text/html", "") for m in outputs)
         assert "the judge of softmax was interrupted, and nothing it started is left running" in shown
+        progress = "".join(m["content"].get("data", {}).get("text/html", "") for m in outputs + early)
+        assert set(re.findall(r"\d+ of (\d+) properties judged", progress)) <= {"14"}, progress  # the kata's count
         # stopped, not waited for: the judge never got to record a verdict (dojo test's last step)
         state = box.state / "state.json"
         assert not state.exists() or "verdict" not in json.loads(state.read_text())["katas"].get("softmax", {})
@@ -498,8 +503,13 @@ def test_a_fresh_notebook_runs_top_to_bottom_and_a_later_one_starts_from_the_wor
     nb = execute(box, tmp_path / "work", nb)
     assert (box.root / "katas" / "softmax.py").read_text() == WRONG.read_text()
     assert not (box.state / "backups" / "softmax").exists() or not list((box.state / "backups" / "softmax").iterdir())
-    shown = html_of(next(c for c in nb.cells if c.source.startswith("%%kata softmax")))
+    judged = next(c for c in nb.cells if c.source.startswith("%%kata softmax"))
+    shown = html_of(judged)
     assert "✗" in shown and "backed up" not in shown
+    # every rich output reads as text too (nbconvert's text export, a console, another viewer)
+    text = "\n".join(o.get("data", {}).get("text/plain", "") for o in judged.outputs)
+    assert "IPython.core.display" not in text and not re.search(r"</?(div|span|pre|b|img)\b", text), text
+    assert "✗" in text and "of 14 properties pass." in text and "Shifts by the global max" in text, text
 
     broken = "import numpy as np\n\n\ndef softmax(x, axis=-1):\n    return (np.exp(x)\n"
     cell.source = "%%kata softmax\n" + broken

@@ -3,12 +3,13 @@ property, the first failure with expected and got, the diagnosis, compare's heat
 progress line while the judge runs, and a command's screen as it reads in a terminal.
 
 Every sentence comes from the catalogues (``dojo.text.messages``), in the tool's language. Nothing
-here imports IPython: the magics wrap these strings in ``IPython.display.HTML``.
+here imports IPython but ``show``, which gives each fragment its text as a plain fallback.
 """
 
 from __future__ import annotations
 
 import base64
+import re
 from html import escape
 
 from dojo.text import locale
@@ -20,14 +21,37 @@ PRE = "margin:0.3em 0 0.3em 1em;padding:0.4em 0.6em;background:rgba(127,127,127,
 
 
 def show(html: str, handle=None):
-    """Show ``html`` in the cell's output: a new display (returned, so it can be updated in
-    place), or ``handle`` updated. IPython is imported here, in a kernel only."""
-    from IPython.display import HTML, display
+    """Show ``html`` in the cell's output, with its text as the plain-text fallback (what a
+    viewer without HTML, nbconvert's text export or a console shows): a new display (returned,
+    so it can be updated in place), or ``handle`` updated. IPython is imported here, in a
+    kernel only."""
+    from IPython.display import display
 
+    bundle = {"text/html": html, "text/plain": plain(html)}
     if handle is not None:
-        handle.update(HTML(html))
+        handle.update(bundle, raw=True)
         return handle
-    return display(HTML(html), display_id=True)
+    return display(bundle, raw=True, display_id=True)
+
+
+_BREAKS = re.compile(r"<br\s*/?>|</(?:div|p|pre|li|tr|h\d)>", re.I)
+_IMAGE = re.compile(r'<img\b[^>]*\balt="([^"]*)"[^>]*>', re.I)
+_TAG = re.compile(r"<[^>]+>")
+
+
+def plain(html: str) -> str:
+    """The text of one of this module's fragments: lines where blocks end, an image by its
+    description, no tags."""
+    from html import unescape
+
+    text = _IMAGE.sub(lambda m: f"[{m.group(1)}]\n", html)
+    text = _TAG.sub("", _BREAKS.sub("\n", text))
+    lines = [line.rstrip() for line in unescape(text).split("\n")]
+    out = []
+    for line in lines:
+        if line or (out and out[-1]):
+            out.append(line)
+    return "\n".join(out).strip("\n")
 
 
 def png_img(data: bytes, alt: str) -> str:

@@ -59,7 +59,19 @@ def kata_magic(line: str, cell: str | None = None):
         return kata_line(env, words)
     except UsageError as e:
         show(html.error(f"%kata: {e}"))
+    except KeyboardInterrupt:  # the cell already says what stopped; no traceback through the magics
+        raise Interrupted() from None
     return None
+
+
+def _one_line(self) -> list[str]:
+    return [t_("notebook.interrupted")]
+
+
+#: Kernel → Interrupt during a ``%kata`` or ``%%kata`` run, after the cell said what it
+#: stopped: still a KeyboardInterrupt by name and kind (a Run All stops at this cell, a client
+#: sees the error it expects), shown as one line (IPython's ``_render_traceback_``).
+Interrupted = type("KeyboardInterrupt", (KeyboardInterrupt,), {"_render_traceback_": _one_line})
 
 
 def kata_line(env, words: list[str]):
@@ -210,17 +222,23 @@ def judge(env, kata, path: Path, saved: Path | None = None) -> None:
     from dojo.text import locale
     from dojo.commands.notebook import html
     from dojo.commands.notebook.process import Run
-    from dojo.screens.render import verdict_lines
+    from dojo.screens.render import properties_of, verdict_lines
     from dojo.judge.verdict import Verdict
 
     if saved is not None:
         show(html.note(t_("notebook.backed-up", path=where(env, saved))))
     handle = show(html.progress(kata, 0.0))
+    total = len(properties_of(env.test_file(kata)))  # not what the shards announced so far
+
+    def counted(r):
+        done, expected = r.progress()
+        return done, max(expected, total) if expected else 0
+
     with Run(env.root, "dojo.commands.notebook.child", [], locale.LANGUAGE) as run:
         out = run.scratch / "verdict.json"
         run.argv += [kata.module, str(out)]
         try:
-            code, said = run.run(lambda r: show(html.progress(kata, r.seconds(), *r.progress()), handle))
+            code, said = run.run(lambda r: show(html.progress(kata, r.seconds(), *counted(r)), handle))
         except KeyboardInterrupt:
             show(html.stopped(kata), handle)
             raise
