@@ -300,6 +300,9 @@ def test_a_notebook_interview_judges_saves_and_freezes_the_answer_at_the_hard_st
         state = box.state / "state.json"  # nor the practice verdicts
         assert not state.exists() or "verdict" not in json.loads(state.read_text())["katas"].get("softmax", {})
         assert k.run("softmax.__name__")[0]["status"] == "ok"  # the save also ran in the notebook
+        reply, shown = k.run("%kata hint softmax")  # the interview's hint, which costs points
+        assert reply["status"] == "ok" and "hint 1 of" in shown and "points)" in shown, shown
+        assert json.loads((box.state / "interview.json").read_text())["current"]["hints"] == 1
 
         box.set_clock(301.0)  # past the 5:00 limit: the interview stops hard
         reply, shown = k.run("%%kata softmax\n" + RIGHT.read_text())
@@ -309,7 +312,7 @@ def test_a_notebook_interview_judges_saves_and_freezes_the_answer_at_the_hard_st
         assert attempt.read_text() == WRONG.read_text()  # frozen: the late answer never reached it
         assert (attempt.parent / "final" / "softmax.py").read_text() == WRONG.read_text()
         records = history(box)
-        assert len(records) == 1 and records[0]["ended_by"] == "time"
+        assert len(records) == 1 and records[0]["ended_by"] == "time" and records[0]["hints"] == 1
         assert records[0]["total"] == 14 and 0 < records[0]["passed"] < 14
         assert not (box.state / "interview.json").exists()
     finally:

@@ -136,6 +136,29 @@ class NotebookInterview:
         show("", handle)  # the interview ended before it judged this save
         return self.finished()
 
+    def hint(self) -> None:
+        """``%kata hint KATA`` during its interview: the interview's own hint (the key h), which
+        costs points in its report as in the terminal, not the practice hint."""
+        from dojo.commands.notebook import html
+        from dojo.commands.notebook.html import show
+
+        p = self.problem()
+        if self.ended() or p is None or self.left(p) <= 0:
+            return self.finished()
+        self.output()  # what was said before is not this hint
+        self.press("h")
+        handle = show(html.progress(self.kata, 0.0, what="interview-hint"))
+        said = ""
+
+        def answered() -> bool:  # the interview says the hint (or that there is none left) at once
+            nonlocal said
+            said += self.output()
+            return said.endswith("\n")
+        if not self.wait_until(answered, handle, "interview-hint"):
+            return self.finished()
+        show(html.box(html.pre(said.strip("\n")) + self.countdown()), handle)
+        return None
+
     def countdown(self, p: dict | None = None) -> str:
         from dojo.commands.notebook import html
 

@@ -95,6 +95,9 @@ def kata_line(env, words: list[str]):
     kata = kata_arg(rest[0])
     if command == "compare":
         return compare(env, kata)
+    running = INTERVIEW["now"]
+    if command == "hint" and running is not None and running.kata.module == kata.module and not running.ended():
+        return running.hint()  # the interview's hint, which costs points, not the practice one
     return screen_of(env, command, kata)
 
 
