@@ -292,7 +292,7 @@ def verdict_lines(env: Env, verdict, kata, shown_file: str, show_details: bool =
     if v.state == "not-started":
         out.append(line(env, (f"  {STATE_LABELS['not-started'][0]}{t('punct.colon')}", "yellow"),
                         t("verdict.not-started.why", function=kata.function), hang=4))
-        out.append(line(env, "  " + t("verdict.not-started.next", command=keep(f"`dojo show {kata.module}`"),
+        out.append(line(env, "  " + t("verdict.not-started.next", command=keep(f"`{locale.command('show', kata.module)}`"),
                                       file=shown_file), hang=4))
         return out
     if v.state in ("cannot-import", "numpy-only") or (v.state == "timed-out" and not v.total):

@@ -288,6 +288,9 @@ def test_a_notebook_interview_judges_saves_and_freezes_the_answer_at_the_hard_st
         reply, shown = k.run("%kata interview softmax --minutes 5")
         assert reply["status"] == "ok"
         assert 'class="dojo-countdown"' in shown and "left: 5:00" in shown and "<script>" in shown
+        reply, status = k.run("%kata interview")  # where it stands: what the interviewer said so far
+        # the notebook's words, not the terminal's keys
+        assert "In this notebook:" in status and "%kata submit" in status and "--coach" not in status, status
         session = json.loads((box.state / "interview.json").read_text())["current"]
         attempt = box.state / session["folder"] / "softmax.py"
 
@@ -372,7 +375,7 @@ def test_the_notebook_speaks_chinese_when_the_language_is_chinese(box, tmp_path)
         assert re.search(r"14 条性质通过了 \d+ 条。", shown)
         assert 'alt="softmax：你的注意力权重和参考答案的并排"' in shown
         reply, shown = k.run("%kata nonsense softmax")
-        assert "用法：%kata show | hint | compare" in shown
+        assert "用法：%kata show | hint | followups | compare" in shown
         reply, shown = k.run("%kata show softmax")
         assert "评测器" in shown and "Numerically stable softmax" not in shown.split("<pre")[1][:200]
     finally:
@@ -415,13 +418,18 @@ def test_the_magics_refuse_bad_input_clearly_and_compare_shows_its_heatmap(box, 
             ("%%kata\nx = 1", "a %%kata cell names one kata: %%kata softmax"),
             ("%%kata nope\nx = 1", "no kata called &#x27;nope&#x27;."),
             ("%kata show", "%kata show takes one kata: %kata show softmax"),
-            ("%kata fly softmax", "use %kata show | hint | compare | interview | submit | abandon KATA"),
+            ("%kata fly softmax", "use %kata show | hint | followups | compare | interview | submit | abandon KATA"),
             ("%kata interview softmax --minutes -1", "give a number of minutes, more than 0"),
             ("%kata submit", "no interview is running in this notebook"),
         ]:
             reply, shown = k.run(code)
             assert reply["status"] == "ok" and 'class="dojo-error"' in shown and said in shown, (code, shown)
         assert box.kata("softmax").read_text() == WRONG.read_text()  # nothing was written by a refused cell
+        reply, shown = k.run("%kata show softmax")  # the contract, and how a notebook judges it
+        assert reply["status"] == "ok" and "Judge it: write your answer in a %%kata softmax cell" in shown, shown
+        assert "dojo watch" not in shown and "dojo test" not in shown
+        reply, shown = k.run("%kata followups softmax --answers")  # what an interview report points to
+        assert reply["status"] == "ok" and "1. " in shown and "dojo-error" not in shown, shown
         reply, shown = k.run("%kata compare softmax")
         assert reply["status"] == "ok"
         assert "1. Agreement — the same" in shown and "3. Speed — yours vs the reference vs torch" in shown
@@ -496,7 +504,9 @@ def test_a_fresh_notebook_runs_top_to_bottom_and_a_later_one_starts_from_the_wor
     trying = nb.cells[-1]
     assert [o.output_type for o in trying.outputs] == ["execute_result"], trying.outputs
     assert "NotImplementedError" in trying.outputs[0]["data"]["text/plain"]
-    assert "not started" in html_of(next(c for c in nb.cells if c.source.startswith("%%kata")))
+    stub_verdict = html_of(next(c for c in nb.cells if c.source.startswith("%%kata")))
+    assert "not started" in stub_verdict and "%kata show softmax" in stub_verdict, stub_verdict
+    assert "dojo show" not in stub_verdict  # a notebook's way, not the terminal's
 
     box.write_kata("softmax", WRONG.read_text())  # work done in the terminal
     assert box.run("notebook", "softmax").code == 0

@@ -63,7 +63,7 @@ def cmd_test(env: Env, args) -> int:
         offer_next(env, store, kata)
     elif verdict.state == "failing":
         env.say(styled(env, "cli.test.stuck", {"hint": "keep", "watch": "keep"},
-                       hint=f"`dojo hint {kata.module}`", watch=f"`dojo watch {kata.module}`"))
+                       hint=f"`{locale.command('hint', kata.module)}`", watch=f"`dojo watch {kata.module}`"))
     if json_to:  # after the screen: a file that cannot be written loses nothing of the verdict
         write_results(env, verdict, kata, json_to)
     return exit_code(verdict)

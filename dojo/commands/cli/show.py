@@ -33,7 +33,7 @@ def cmd_show(env: Env, args) -> int:
         env.say(line(env, f"  • {locale.property_title(kata.module, test, statement)}", hang=4))
     env.say()
     env.say(styled(env, "cli.show.judge-it", {"test": "keep", "watch": "keep"},
-                   test=f"dojo test {kata.module}", watch=f"dojo watch {kata.module}"))
+                   test=f"dojo test {kata.module}", watch=f"dojo watch {kata.module}", kata=kata.module))
     return Exit.OK
 
 

@@ -163,7 +163,7 @@ def followups(iv, kata) -> None:
     for i, f in enumerate(locale.kata_followups(kata), 1):
         say(line(iv.env, f"  {i}. {f.question}", hang=5))
     say()
-    say(line(iv.env, *around("report.followups.answers", "command", f"`dojo followups {kata.module} --answers`")))
+    say(line(iv.env, *around("report.followups.answers", "command", f"`{locale.command('followups', kata.module, '--answers')}`")))
 
 
 def checked(iv, kata, ended) -> None:

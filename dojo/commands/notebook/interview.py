@@ -235,7 +235,8 @@ def start(env, holder: dict, words: list[str]) -> None:
     log = Path(scratch.name) / "output.txt"
     argv = [sys.executable, "-m", "dojo.commands.notebook.child", "--interview", kata.module]
     argv += ["--minutes", f"{minutes:g}"] if minutes is not None else []
-    environ = {**os.environ, "DOJO_LANG": locale.LANGUAGE, "NO_COLOR": "1", "PYTHONUNBUFFERED": "1"}
+    environ = {**os.environ, "DOJO_LANG": locale.LANGUAGE, "NO_COLOR": "1", "PYTHONUNBUFFERED": "1",
+               "DOJO_FRONT": "notebook"}
     environ.pop("DOJO_COLUMNS", None)
     with open(log, "wb") as out:
         proc = subprocess.Popen(argv, cwd=env.root, env=environ, stdin=subprocess.PIPE, stdout=out,

@@ -34,6 +34,7 @@ def setup():
     env = Env.from_os()
     env.color = False
     locale.set_language(lang.choose(None, state_dir=env.state_dir))
+    locale.set_front("notebook")  # "%kata hint softmax", not "dojo hint softmax"
     return env
 
 
@@ -78,7 +79,7 @@ def kata_line(env, words: list[str]):
     from dojo.commands.cli.common import UsageError, kata_arg
     from dojo.text.messages import t
 
-    commands = ("show", "hint", "compare", "interview", "submit", "abandon")
+    commands = ("show", "hint", "followups", "compare", "interview", "submit", "abandon")
     if not words or words[0] not in commands:
         raise UsageError(t("notebook.usage.line", commands=" | ".join(commands)))
     command, rest = words[0], words[1:]
@@ -90,6 +91,8 @@ def kata_line(env, words: list[str]):
         from dojo.commands.notebook import interview
 
         return interview.start(env, INTERVIEW, rest)
+    answers = command == "followups" and "--answers" in rest
+    rest = [w for w in rest if not answers or w != "--answers"]
     if len(rest) != 1:
         raise UsageError(t("notebook.usage.one-kata", command=command))
     kata = kata_arg(rest[0])
@@ -98,19 +101,21 @@ def kata_line(env, words: list[str]):
     running = INTERVIEW["now"]
     if command == "hint" and running is not None and running.kata.module == kata.module and not running.ended():
         return running.hint()  # the interview's hint, which costs points, not the practice one
-    return screen_of(env, command, kata)
+    return screen_of(env, command, kata, answers)
 
 
-def screen_of(env, command: str, kata) -> None:
-    """``dojo show`` and ``dojo hint``, as the terminal says them, in a notebook output."""
+def screen_of(env, command: str, kata, answers: bool = False) -> None:
+    """``dojo show``, ``dojo hint`` and ``dojo followups [--answers]``, as the terminal says
+    them, in a notebook output."""
     import argparse
 
-    from dojo.commands.cli.show import cmd_hint, cmd_show
+    from dojo.commands.cli.show import cmd_followups, cmd_hint, cmd_show
     from dojo.commands.notebook import html
 
     out = io.StringIO()
     env.stdout = out
-    (cmd_show if command == "show" else cmd_hint)(env, argparse.Namespace(kata=kata.module))
+    run = {"show": cmd_show, "hint": cmd_hint, "followups": cmd_followups}[command]
+    run(env, argparse.Namespace(kata=kata.module, answers=answers))
     show(html.screen(out.getvalue().splitlines()))
 
 

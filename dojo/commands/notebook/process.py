@@ -41,7 +41,7 @@ class Run:
     def environ(self) -> dict:
         environ = dict(os.environ)
         environ.update({"TMPDIR": str(self.scratch), "DOJO_LANG": self.language, "NO_COLOR": "1",
-                        "PYTHONUNBUFFERED": "1"})
+                        "PYTHONUNBUFFERED": "1", "DOJO_FRONT": "notebook"})
         environ.pop("DOJO_COLUMNS", None)  # a notebook is not a terminal: the judge's fixed widths
         environ.pop("MPLBACKEND", None)  # the kernel's inline backend means nothing to a child
         return environ

@@ -43,6 +43,10 @@ KATAS = HERE.parents[1] / "catalogue" / "katas"
 KINDS = {"katas": "kata", "judge": "judge", "battery": "battery"}
 #: The language every screen renders in (``set_language``).
 LANGUAGE = "en"
+#: Where the words are read: "terminal", or "notebook" (the magics, and the processes they
+#: start, set ``DOJO_FRONT=notebook``). A general message ``ID@notebook`` replaces ``ID`` there:
+#: a notebook says ``%kata submit`` where a terminal says "s submits".
+FRONT = "notebook" if os.environ.get("DOJO_FRONT") == "notebook" else "terminal"
 #: Catalogues added at run time (a test's pseudo-language): language -> {id: text}.
 EXTRA: dict[str, dict] = {}
 
@@ -54,6 +58,17 @@ def set_language(language: str) -> None:
 
 def language() -> str:
     return LANGUAGE
+
+
+def set_front(front: str) -> None:
+    global FRONT
+    FRONT = front
+
+
+def command(name: str, kata: str, *rest: str) -> str:
+    """A command as the front says it: ``dojo hint softmax``, or ``%kata hint softmax``."""
+    head = "%kata" if FRONT == "notebook" else "dojo"
+    return " ".join((head, name, kata, *rest))
 
 
 def flatten(table: dict, prefix: str = "") -> dict:
@@ -133,7 +148,10 @@ def lookup(id: str, lang: str | None = None):
         if found is not None:
             return found
     # a general message whose id starts the same way ("kata.not-started")
-    return general(lang).get(id)
+    messages = general(lang)
+    if FRONT == "notebook" and f"{id}@notebook" in messages:
+        return messages[f"{id}@notebook"]
+    return messages.get(id)
 
 
 def has(id: str) -> bool:
