@@ -532,3 +532,38 @@ def test_a_fresh_notebook_runs_top_to_bottom_and_a_later_one_starts_from_the_wor
     assert "Syntax error at line 6 of this cell" in shown and "the judge did not run" in shown, shown
     assert "Judging" not in shown and "properties pass" not in shown
     assert (box.root / "katas" / "softmax.py").read_text() == broken  # the work is saved all the same
+
+
+@pytest.mark.contributors  # a real kernel restarted: the contributors' suite
+def test_an_interview_left_open_by_a_restarted_kernel_is_said_as_it_is_and_resumed_then_abandoned(box, tmp_path):
+    """Kernel → Restart during an interview: its child ends on the hang-up and the interview
+    stays open. The new kernel says so (never "the clock is running" for an interview that is
+    not), continues it with %kata interview --resume, and ends it with %kata abandon."""
+    k = Kernel(box, tmp_path)
+    try:
+        assert k.run("%load_ext dojo")[0]["status"] == "ok"
+        assert k.run("%kata interview softmax --minutes 5")[0]["status"] == "ok"
+        children = [p for p in descendants(k.km.provisioner.process.pid) if "--interview" in cmdline(p)]
+        assert children, "the interview runs in a child of the kernel"
+        k.km.restart_kernel(now=True)
+        k.client.wait_for_ready(timeout=120)
+        deadline = time.monotonic() + 60
+        while any(running(p) for p in children):  # the hang-up ends it; the interview stays open
+            assert time.monotonic() < deadline, [cmdline(p) for p in children]
+            time.sleep(0.05)
+        assert (box.state / "interview.json").exists()
+
+        assert k.run("%load_ext dojo")[0]["status"] == "ok"
+        for code in ("%kata interview softmax --minutes 4", "%kata interview"):
+            reply, shown = k.run(code)
+            assert reply["status"] == "ok" and "An interview of softmax is still open" in shown, shown
+            assert "%kata interview --resume" in shown and "The clock is running" not in shown, shown
+        reply, shown = k.run("%kata interview --resume")
+        assert reply["status"] == "ok" and "The clock is running" in shown and "left: " in shown, shown
+        reply, shown = k.run("%kata abandon")
+        assert reply["status"] == "ok" and "The interview of softmax is over." in shown, shown
+        records = history(box)
+        assert len(records) == 1 and records[0]["kata"] == "softmax" and records[0]["resumed"] == 1, records
+        assert not (box.state / "interview.json").exists()
+    finally:
+        k.close()

@@ -209,6 +209,21 @@ def parse(env, words: list[str]):
     return kata_arg(args.kata), args.minutes
 
 
+def open_elsewhere(env):
+    """The kata of an interview left open by an earlier kernel or a terminal (``interview.json``),
+    or None."""
+    from dojo.catalogue import registry
+    from dojo.commands.interview import state
+
+    try:
+        session = state.load(env)
+        if session is None:
+            return None
+        return registry.get(session.current.kata if session.current else session.entry.kata)
+    except Exception:  # noqa: BLE001 - a damaged file is the interview's to set aside and say
+        return None
+
+
 def start(env, holder: dict, words: list[str]) -> None:
     from dojo.commands.cli.common import UsageError
     from dojo.text.messages import t
@@ -216,15 +231,36 @@ def start(env, holder: dict, words: list[str]) -> None:
     from dojo.commands.notebook.html import show
 
     running = holder["now"]
-    if not words:  # %kata interview: where the running one is, or its report
+    if running is not None and running.ended() and not words:
+        return running.finished()
+    if running is None or running.ended():
+        left_open = open_elsewhere(env)
+        if left_open is not None and words != ["--resume"]:  # said as it is, with the way out
+            return show(html.box(html.note(t("notebook.interview.open-elsewhere", kata=left_open.module))))
+    if not words:  # %kata interview: where the running one is
         if running is None:
             raise UsageError(t("notebook.usage.interview", error=t("notebook.interview.none")))
-        if running.ended():
-            return running.finished()
         return show(html.box(html.pre(running.output(new_only=False).strip("\n")) + running.countdown()))
     if running is not None and not running.ended():
         raise UsageError(t("notebook.interview.already", kata=running.kata.module))
-    kata, minutes = parse(env, words)
+    if words == ["--resume"]:
+        kata, minutes = open_elsewhere(env), None
+        if kata is None:
+            raise UsageError(t("notebook.usage.interview", error=t("notebook.interview.nothing-to-resume")))
+        extra = ["--resume"]
+    else:
+        kata, minutes = parse(env, words)
+        extra = [kata.module] + (["--minutes", f"{minutes:g}"] if minutes is not None else [])
+    return launch(env, holder, kata, extra)
+
+
+def launch(env, holder: dict, kata, extra: list[str]):
+    """The interview in a child of the kernel (``dojo interview EXTRA``), shown once it has
+    taken the clock (its state saved after the launch: an interview left open before it is not
+    this one)."""
+    from dojo.text.messages import t
+    from dojo.commands.notebook import html
+    from dojo.commands.notebook.html import show
     import os
     import sys
     import tempfile
@@ -233,18 +269,22 @@ def start(env, holder: dict, words: list[str]) -> None:
 
     scratch = tempfile.TemporaryDirectory(prefix="dojo-nb-interview-")
     log = Path(scratch.name) / "output.txt"
-    argv = [sys.executable, "-m", "dojo.commands.notebook.child", "--interview", kata.module]
-    argv += ["--minutes", f"{minutes:g}"] if minutes is not None else []
+    argv = [sys.executable, "-m", "dojo.commands.notebook.child", "--interview", *extra]
     environ = {**os.environ, "DOJO_LANG": locale.LANGUAGE, "NO_COLOR": "1", "PYTHONUNBUFFERED": "1",
                "DOJO_FRONT": "notebook"}
     environ.pop("DOJO_COLUMNS", None)
+    launched = env.now()
     with open(log, "wb") as out:
         proc = subprocess.Popen(argv, cwd=env.root, env=environ, stdin=subprocess.PIPE, stdout=out,
                                 stderr=subprocess.STDOUT, start_new_session=True)
     iv = NotebookInterview(env, kata, proc, log, scratch, holder)
     handle = show(html.progress(kata, 0.0, what="interview-opening"))
+
+    def taken() -> bool:
+        p = iv.problem()
+        return p is not None and float(p.get("tick_wall", 0.0)) >= launched
     try:
-        opened = iv.wait_until(lambda: iv.problem() is not None, handle, "interview-opening")
+        opened = iv.wait_until(taken, handle, "interview-opening")
     except KeyboardInterrupt:
         iv.press("q", "y")
         raise
@@ -264,6 +304,9 @@ def control(env, holder: dict, command: str, words: list[str]) -> None:
     from dojo.text.messages import t
 
     running = holder["now"]
+    if (running is None or running.ended()) and open_elsewhere(env) is not None and command == "abandon":
+        launch(env, holder, open_elsewhere(env), ["--resume"])  # left open by an earlier kernel: end it here
+        running = holder["now"]
     if running is None or words and words[0] != running.kata.module:
         raise UsageError(t("notebook.usage.interview", error=t("notebook.interview.none")))
     if not running.ended():
