@@ -288,9 +288,6 @@ def test_a_notebook_interview_judges_saves_and_freezes_the_answer_at_the_hard_st
         reply, shown = k.run("%kata interview softmax --minutes 5")
         assert reply["status"] == "ok"
         assert 'class="dojo-countdown"' in shown and "left: 5:00" in shown and "<script>" in shown
-        reply, status = k.run("%kata interview")  # where it stands: what the interviewer said so far
-        # the notebook's words, not the terminal's keys
-        assert "In this notebook:" in status and "%kata submit" in status and "--coach" not in status, status
         session = json.loads((box.state / "interview.json").read_text())["current"]
         attempt = box.state / session["folder"] / "softmax.py"
 
@@ -303,6 +300,9 @@ def test_a_notebook_interview_judges_saves_and_freezes_the_answer_at_the_hard_st
         state = box.state / "state.json"  # nor the practice verdicts
         assert not state.exists() or "verdict" not in json.loads(state.read_text())["katas"].get("softmax", {})
         assert k.run("softmax.__name__")[0]["status"] == "ok"  # the save also ran in the notebook
+        reply, status = k.run("%kata interview")  # where it stands: what the interviewer said so far
+        # (its header was said before it judged the save) in the notebook's words, not the terminal's keys
+        assert "In this notebook:" in status and "%kata submit" in status and "--coach" not in status, status
         reply, shown = k.run("%kata hint softmax")  # the interview's hint, which costs points
         assert reply["status"] == "ok" and "hint 1 of" in shown and "points)" in shown, shown
         assert json.loads((box.state / "interview.json").read_text())["current"]["hints"] == 1
