@@ -542,6 +542,7 @@ def test_an_interview_left_open_by_a_restarted_kernel_is_said_as_it_is_and_resum
     k = Kernel(box, tmp_path)
     try:
         assert k.run("%load_ext dojo")[0]["status"] == "ok"
+        assert k.run("%%kata softmax\n" + WRONG.read_text())[0]["status"] == "ok"  # practice, before
         assert k.run("%kata interview softmax --minutes 5")[0]["status"] == "ok"
         children = [p for p in descendants(k.km.provisioner.process.pid) if "--interview" in cmdline(p)]
         assert children, "the interview runs in a child of the kernel"
@@ -560,10 +561,19 @@ def test_an_interview_left_open_by_a_restarted_kernel_is_said_as_it_is_and_resum
             assert "%kata interview --resume" in shown and "The clock is running" not in shown, shown
         reply, shown = k.run("%kata interview --resume")
         assert reply["status"] == "ok" and "The clock is running" in shown and "left: " in shown, shown
+        # where it stands is displayed, never also returned as the cell's value ("Out[3]: <DisplayHandle …>")
+        _, outputs = reply_to(k.client, k.client.execute("%kata interview"), time.monotonic() + 60)
+        assert not [m for m in outputs if m["msg_type"] == "execute_result"], outputs
         reply, shown = k.run("%kata abandon")
         assert reply["status"] == "ok" and "The interview of softmax is over." in shown, shown
         records = history(box)
         assert len(records) == 1 and records[0]["kata"] == "softmax" and records[0]["resumed"] == 1, records
         assert not (box.state / "interview.json").exists()
+        # what the kernel before the restart wrote is backed up (it may be another notebook's), and
+        # the note says so truly, never "which this notebook did not write"
+        reply, shown = k.run("%%kata softmax\n" + RIGHT.read_text())
+        assert reply["status"] == "ok" and "Passed: 14 of 14" in shown, shown
+        assert "this kernel had not written since it started" in shown and "did not write" not in shown, shown
+        assert [b.read_text() for b in (box.state / "backups" / "softmax").glob("*.py")] == [WRONG.read_text()]
     finally:
         k.close()

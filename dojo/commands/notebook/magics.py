@@ -17,6 +17,8 @@ import shlex
 from pathlib import Path
 
 #: sha256 of what this kernel last wrote to each kata file: rewriting its own work needs no backup.
+#: Anything else is backed up first, also what this notebook wrote before a restart: a backup
+#: too many costs nothing, one too few loses work (another notebook of the same kata, an editor).
 WRITTEN: dict[str, str] = {}
 #: The notebook interview running in this kernel (``interview.NotebookInterview``), if any.
 INTERVIEW = {"now": None}
@@ -54,10 +56,11 @@ def kata_magic(line: str, cell: str | None = None):
     except ValueError as e:
         show(html.error(f"%kata: {e}"))
         return None
-    try:
+    try:  # the screens are displayed; the magic returns nothing (no stray "Out[12]: <DisplayHandle…>")
         if cell is not None:
-            return kata_cell(env, words, cell)
-        return kata_line(env, words)
+            kata_cell(env, words, cell)
+        else:
+            kata_line(env, words)
     except UsageError as e:
         show(html.error(f"%kata: {e}"))
     except KeyboardInterrupt:  # the cell already says what stopped; no traceback through the magics
