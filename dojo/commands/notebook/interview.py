@@ -304,8 +304,9 @@ def control(env, holder: dict, command: str, words: list[str]) -> None:
     from dojo.text.messages import t
 
     running = holder["now"]
-    if (running is None or running.ended()) and open_elsewhere(env) is not None and command == "abandon":
-        launch(env, holder, open_elsewhere(env), ["--resume"])  # left open by an earlier kernel: end it here
+    left_open = open_elsewhere(env) if command == "abandon" and (running is None or running.ended()) else None
+    if left_open is not None:  # left open by an earlier kernel (or a terminal): end it here
+        launch(env, holder, left_open, ["--resume"])
         running = holder["now"]
     if running is None or words and words[0] != running.kata.module:
         raise UsageError(t("notebook.usage.interview", error=t("notebook.interview.none")))
