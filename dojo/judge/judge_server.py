@@ -45,7 +45,17 @@ IDLE = float(os.environ.get("DOJO_JUDGE_IDLE") or 900)
 KEY_CHECK = 2.0
 #: Prepare a child for the next verdict like the last (dojo/judge/primed.py); 0 turns it off.
 PREPARE = os.environ.get("DOJO_JUDGE_PREPARE", "1") != "0"
+#: Set by SIGTERM (`dojo clean`). Its handler also raises SystemExit, to end at once, but
+#: Python ignores (prints) an exception raised while a finalizer runs (``__del__``, a
+#: generator closed by the garbage collector): the loop checks this too, so that a SIGTERM
+#: arriving then still ends the server, within one turn of the loop.
+_stopping = False
 
+
+def _on_sigterm(*_) -> None:
+    global _stopping
+    _stopping = True
+    sys.exit(0)
 
 
 def _peer_uid(conn: socket.socket) -> int | None:
@@ -176,7 +186,7 @@ class _Server:
         sel.register(listener, selectors.EVENT_READ, "accept")
         next_check = time.monotonic() + KEY_CHECK
         try:
-            while True:
+            while not _stopping:
                 for sel_key, _ in sel.select(timeout=0.005 if self.jobs else 0.5):
                     if sel_key.data == "accept":
                         self.accept(listener, sel)
@@ -187,7 +197,7 @@ class _Server:
                     if not self.warm_later:
                         self.warm_later = True
                         warm_up.later()
-                    while self.to_prepare:
+                    while self.to_prepare and not _stopping:
                         self.prepare(self.to_prepare.pop(0), listener)
                 now = time.monotonic()
                 if not self.jobs and now - self.last > IDLE:
@@ -322,7 +332,7 @@ def main(argv: list[str]) -> int:
     k, root = argv[0], Path(argv[1]).resolve()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # `dojo clean`: end cleanly
+    signal.signal(signal.SIGTERM, _on_sigterm)  # `dojo clean`: end cleanly
     try:
         _Server(k, root).run()
     except SystemExit:  # SIGTERM (`dojo clean`): a clean end, like an idle one

@@ -240,3 +240,44 @@ def test_a_child_prepared_ahead_serves_the_next_verdict_and_sees_what_changed_si
     third = sandbox.run("test", KATA, env=env)
     assert third.code == 1 and "数值稳定的 softmax" in third.out and "种子" in third.out, third.out + third.err
     assert len(failing(third.out)) == len(failing(second.out)), second.out + third.out
+
+
+#: A warm judge whose SIGTERM arrives while a finalizer runs (``__del__``, or a generator the
+#: garbage collector closes): Python prints the handler's SystemExit ("Exception ignored in")
+#: and goes on. The imports are left out: this is about the end, not the start.
+TERMINATED_IN_A_FINALIZER = """
+import os, signal, sys
+from dojo.judge import judge_key, judge_server, warm_up
+
+class SignalledWhileFinalized:
+    def __del__(self):
+        os.kill(os.getpid(), signal.SIGTERM)
+        sum(range(100_000))  # the handler runs here, inside __del__
+
+warm_up.first = lambda root: SignalledWhileFinalized()
+judge_key.private(judge_key.folder())  # as its client makes it
+sys.exit(judge_server.main(sys.argv[1:]))
+"""
+
+
+def test_a_warm_judge_ends_on_sigterm_even_when_it_arrives_inside_a_finalizer(runtime):
+    """`dojo clean` ends a warm judge with SIGTERM; once in CI the signal came while a finalizer
+    ran, its SystemExit was ignored, and the judge (and its zygote) stayed until idle."""
+    import subprocess
+    import sys
+
+    from tests.tool.harness import REPO
+
+    env = dict(os.environ, XDG_RUNTIME_DIR=str(runtime), DOJO_JUDGE_IDLE="600")
+    proc = subprocess.Popen([sys.executable, "-c", TERMINATED_IN_A_FINALIZER, "finalizer-test", str(REPO)],
+                            cwd=REPO, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        pytest.fail(f"the warm judge ignored SIGTERM:\n{err[-2000:]}")
+    assert "Exception ignored" in err and "SystemExit" in err, err  # the case this is about happened
+    assert proc.returncode == 0, err
+    assert [p.name for p in runtime.glob("dojo-judge-*/*")] == []  # no socket, no info, no lock
