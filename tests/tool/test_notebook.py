@@ -438,6 +438,12 @@ def test_the_magics_refuse_bad_input_clearly_and_compare_shows_its_heatmap(box, 
         assert reply["status"] == "ok"
         assert "1. Agreement — the same" in shown and "3. Speed — yours vs the reference vs torch" in shown
         assert "data:image/png;base64,iVBORw0KGgo" in shown
+        # the agreement, then the picture (in place of the terminal's text maps), then speed and code
+        assert (shown.index("1. Agreement") < shown.index("2. Attention maps") < shown.index("<img")
+                < shown.index("3. Speed") < shown.index("4. Code")), shown
+        assert not set("░▒▓█") & set(shown), "the terminal's text maps are shown beside the picture"
+        assert "white-space:pre-wrap;overflow-wrap:anywhere;font-family:var(--jp-code-font-family,ui-monospace,monospace)" in shown
+        # (monospace said outright: columns stay columns; a long line wraps, never cut off)
         kept = box.state / "notebook" / "softmax-maps.png"
         assert f"Wrote the maps to {kept}" in shown and kept.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     finally:

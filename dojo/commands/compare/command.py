@@ -241,8 +241,9 @@ def section_maps(c: Comparison, yours, rows: list[dict], broken: str | None, png
     hung = sum(r["yours"].get("status") == "timeout" for r in rows)
     no_map = broken or (t("compare.maps.timed-out", count=hung) if hung >= MAX_TIMEOUTS else None)
     maps, notes = build_maps(c.battery, c.ref_fn, yours, c.args.timeout, c.path.name, no_map)
-    for ln in terminal_lines(maps, env.color, width=c.width):
-        env.say(ln)
+    if not (png_path and locale.FRONT == "notebook"):  # a notebook shows the picture in their place
+        for ln in terminal_lines(maps, env.color, width=c.width):
+            env.say(ln)
     for colour, sentence in notes:
         c.say(sentence, colour)
     c.report["maps"] = maps_json(maps)

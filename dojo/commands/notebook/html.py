@@ -17,7 +17,11 @@ from dojo.catalogue import registry
 from dojo.text.messages import message, t, text
 
 GREEN, RED, GREY, AMBER = "#1a7f37", "#cf222e", "#6e7781", "#9a6700"
-PRE = "margin:0.3em 0 0.3em 1em;padding:0.4em 0.6em;background:rgba(127,127,127,0.08);white-space:pre;overflow-x:auto"
+#: A terminal's text: monospace said outright (nbconvert's HTML export gave it the page's
+#: proportional font, and compare's table lost its columns), and a line longer than the
+#: output is wide wraps, as in a terminal, rather than being cut off (the export cut it).
+PRE = ("margin:0.3em 0 0.3em 1em;padding:0.4em 0.6em;background:rgba(127,127,127,0.08);"
+       "white-space:pre-wrap;overflow-wrap:anywhere;font-family:var(--jp-code-font-family,ui-monospace,monospace)")
 
 
 def show(html: str, handle=None):
@@ -63,6 +67,14 @@ def png_img(data: bytes, alt: str) -> str:
 
 def pre(body: str, cls: str = "dojo-screen") -> str:
     return f'<pre class="{cls}" style="{PRE}">{escape(body)}</pre>'
+
+
+_CODE = re.compile(r"`([^`<>]+)`")
+
+
+def code_spans(escaped: str) -> str:
+    """A title's `name` as code, as the contract's Markdown shows it (escaped text in, HTML out)."""
+    return _CODE.sub(r"<code>\1</code>", escaped)
 
 
 def box(inner: str, cls: str = "dojo") -> str:
@@ -119,7 +131,7 @@ def verdict(v, kata: registry.Kata, shown_file: str, images: list[str] = (), lin
         title = locale.property_title(kata.module, r["id"], r["title"])
         extra = escape(t("verdict.skipped")) if skipped else ""
         items.append(f'<li class="dojo-{cls}"><span style="color:{colour};font-weight:bold">{mark}</span> '
-                     f"{escape(title)}{extra}</li>")
+                     f"{code_spans(escape(title))}{extra}</li>")
     out = [head, f'<ul style="list-style:none;margin:0.3em 0;padding-left:0.8em">{"".join(items)}</ul>']
     if details and v.problem and v.state in ("incomplete", "timed-out"):
         out.append(f'<div style="color:{RED}"><b>{escape(t("verdict.did-not-finish"))}</b></div>')

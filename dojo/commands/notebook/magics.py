@@ -130,9 +130,17 @@ def compare(env, kata) -> None:
     keep.parent.mkdir(parents=True, exist_ok=True)
     keep.unlink(missing_ok=True)  # never an earlier run's picture
     code, said, png = run_compare(env, kata, speed=True, png_to=keep)
-    parts = [html.screen(said.splitlines())]
-    if png:
-        parts.append(html.png_img(png, t_("notebook.heatmap-alt", kata=kata.module)))
+    lines = said.splitlines()
+    if not png:
+        show(html.screen(lines))
+        return
+    # the agreement and the picture first (the child drew no text maps: DOJO_FRONT=notebook),
+    # then speed and code
+    speed = t_("compare.heading.speed")[:8]
+    cut = next((i for i, line in enumerate(lines) if line.startswith(speed)), len(lines))
+    parts = [html.screen(lines[:cut]), html.png_img(png, t_("notebook.heatmap-alt", kata=kata.module))]
+    if lines[cut:]:
+        parts.append(html.screen(lines[cut:]))
     show("".join(parts))
 
 
