@@ -106,6 +106,7 @@ class Worker:
         #: the shared inputs of the last few calls, read again after each later answer: a write
         #: the code makes after it has returned (a thread, a timer) still counts
         self._earlier: list[SharedInputs] = []
+        self._late: dict = {}  # once a late write was found: reported after every call (a replay fails too)
 
     @property
     def folder(self) -> str | None:
@@ -175,7 +176,7 @@ class Worker:
         self._cpu_mark_at = 0.0
         for earlier in self._earlier:
             earlier.close()
-        self._earlier = []
+        self._earlier, self._late = [], {}
         if self._tmp is not None:
             worker_folders.remove(self._tmp)  # locked by the worker or not
             self._tmp = None
@@ -230,7 +231,8 @@ class Worker:
                     remapped = shared.remapped(self.pid)
                     self._remapped = self._remapped or bool(remapped)  # caught once: every call now
                     reply.mutated.update(remapped)
-                late = self._written_late(kwargs)
+                self._late.update(self._written_late(kwargs))
+                late = {name: said for name, said in self._late.items() if name in kwargs}
                 if late and not reply.mutated:
                     reply.mutated = late
                 keep = not reply.mutated  # a write found now is reported now, never again
