@@ -24,7 +24,27 @@ def cpu_and_state(pid: int | None) -> tuple[float | None, str]:
             fields = f.read().rsplit(b")", 1)[1].split()
     except (OSError, IndexError):
         return None, "?"
-    return (int(fields[11]) + int(fields[12])) / _TICK, fields[0].decode()
+    state = fields[0].decode()
+    if state in ("Z", "X"):  # the main thread has ended and others run on: what they are doing
+        state = _threads_state(pid) or state
+    return (int(fields[11]) + int(fields[12])) / _TICK, state
+
+
+def _threads_state(pid: int) -> str | None:
+    """The state of a process whose main thread has ended (a raw ``exit`` of that thread alone
+    leaves the process running, its leader a zombie, neither asleep nor running as its own
+    ``stat`` says): "R" if any thread runs, else "S" or "D" if any waits; None if none is left."""
+    states = set()
+    for tid in tasks(pid):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stat", "rb") as f:
+                states.add(f.read().rpartition(b")")[2].split()[0].decode())
+        except (OSError, IndexError):
+            continue
+    for state in ("R", "D", "S"):
+        if state in states:
+            return state
+    return None
 
 
 def cpu(pid: int | None) -> float | None:
