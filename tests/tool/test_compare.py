@@ -8,6 +8,7 @@ importing torch.
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import re
@@ -710,6 +711,33 @@ def _implementations(kind: str):
     ]
 
 
+#: The reference's outcome on each battery case, (kata, case name) -> Outcome: computed once
+#: per test process, not once per implementation file (the reference and its battery are
+#: deterministic; the battery's determinism is checked above). Its arrays are made read-only,
+#: so a comparison that wrote into them would fail loudly instead of changing later rows.
+_REFERENCE_OUTCOMES: dict = {}
+
+
+@functools.cache
+def _reference(kata: str):
+    k = registry.get(kata)
+    return load_kata(k.solution_path, k.function)
+
+
+def _reference_outcome(kata: str, case):
+    from dojo.worker.isolate import call_here
+
+    key = (kata, case.name)
+    if key not in _REFERENCE_OUTCOMES:
+        outcome = call_here(_reference(kata), BATTERIES[kata].inputs(case))
+        value = outcome.value
+        for array in (value if isinstance(value, tuple) else (value,)):
+            if isinstance(array, np.ndarray):
+                array.flags.writeable = False
+        _REFERENCE_OUTCOMES[key] = outcome
+    return _REFERENCE_OUTCOMES[key]
+
+
 def _agreement(kata: str, path: Path, stop_at_first_disagreement: bool, limit: float = 2.0) -> list[tuple[str, bool, str]]:
     """(case, agree, row text) for ``path`` against the reference, in-process (trusted files
     only). ``limit``: seconds a call may take (some wrong files hang on purpose); generous, so
@@ -720,11 +748,10 @@ def _agreement(kata: str, path: Path, stop_at_first_disagreement: bool, limit: f
 
     battery = BATTERIES[kata]
     k = registry.get(kata)
-    reference = load_kata(k.solution_path, k.function)
     candidate = load_kata(path, k.function)
     rows = []
     for case in battery.cases:
-        ref = call_here(reference, battery.inputs(case))
+        ref = _reference_outcome(kata, case)
         try:
             with time_limit(limit):
                 mine = call_here(candidate, battery.inputs(case), path)

@@ -237,7 +237,9 @@ def test_a_child_prepared_ahead_serves_the_next_verdict_and_sees_what_changed_si
     assert not waiting & prepared(pid), "the prepared children were not the ones that judged"
 
     assert sandbox.run("lang", "zh", env=env).code == 0
-    third = sandbox.run("test", KATA, env=env)
+    # the second run's examples again (its seed), so the same properties fail: on a seed of
+    # its own, with the second run's failures tried first, it may find one more (it did, once)
+    third = sandbox.run("test", KATA, "--seed", str(seed_of(second.out)), env=env)
     assert third.code == 1 and "数值稳定的 softmax" in third.out and "种子" in third.out, third.out + third.err
     assert len(failing(third.out)) == len(failing(second.out)), second.out + third.out
 
