@@ -52,8 +52,9 @@ def units(plain: str) -> list[int]:
         else:
             while i < n and plain[i] != " " and not wide(plain[i]) and plain[i] not in NO_END:
                 i += 1
-        if start > 0 and (plain[start] in NO_START or plain[start - 1] in NO_END):
-            continue  # glued to the piece before it
+        after_space = start > 0 and plain[start - 1] == " " and plain[start].isascii()
+        if start > 0 and (plain[start] in NO_START or plain[start - 1] in NO_END) and not after_space:
+            continue  # glued to the piece before it (a Latin word after a space is a word: ".dojo/…")
         starts.append(start)
     return starts or [0]
 
