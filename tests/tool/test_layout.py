@@ -63,13 +63,15 @@ def terminal_environ(box: Sandbox, seed: int | None = None) -> dict:
     return env
 
 
-def piped(box: Sandbox, *args: str, seed: int | None = None, lang: str = "en") -> str:
-    r = box.run(*args, env={"DOJO_LANG": lang, **({"DOJO_SEED": str(seed)} if seed is not None else {})})
+def piped(box: Sandbox, *args: str, seed: int | None = None, lang: str | None = None) -> str:
+    """``lang``: the screen's language (else the sandbox's)."""
+    r = box.run(*args, env={**({"DOJO_LANG": lang} if lang else {}), **({"DOJO_SEED": str(seed)} if seed is not None else {})})
     return steady(r.out + r.err)
 
 
-def on_terminal(box: Sandbox, columns: int, *args: str, keys=(), seed: int | None = None, lang: str = "en") -> str:
-    _, out = in_pty(box.command(*args), columns, {**terminal_environ(box, seed), "DOJO_LANG": lang}, box.root, keys=keys)
+def on_terminal(box: Sandbox, columns: int, *args: str, keys=(), seed: int | None = None, lang: str | None = None) -> str:
+    env = {**terminal_environ(box, seed), **({"DOJO_LANG": lang} if lang else {})}
+    _, out = in_pty(box.command(*args), columns, env, box.root, keys=keys)
     return steady(out)
 
 
@@ -80,7 +82,7 @@ def assert_fits(text: str, whole: str, columns: int, what: str) -> None:
     assert not broken, f"{what} at {columns} columns: words broken across lines: {broken}\n{text}"
 
 
-def check(box: Sandbox, *args: str, keys=(), state=None, lang: str = "en") -> dict[int, str]:
+def check(box: Sandbox, *args: str, keys=(), state=None, lang: str | None = None) -> dict[int, str]:
     """``dojo ARGS`` piped (every line whole), then on a terminal at each width, each run from
     the same files (``state``: put them back before each run); what each printed. A command
     that waits for keys is compared with itself on a terminal 1000 columns wide. Every run
