@@ -443,6 +443,13 @@ def test_the_interview_report_keeps_every_value_in_its_column_at_80_columns(box,
         assert re.match(r" {17}final/sliding_window_attention\.py +\S", report[-1]), report
         folder = report[-3].split()[-1]
         assert (box.root / folder / "final" / "sliding_window_attention.py").is_file(), folder
+        # every path into the attempt fits, the one in `dojo compare … --file FOLDER/` too (the
+        # graded copy's own path there was 90 columns)
+        paths = [ln for ln in shown[top:] if ".dojo/attempts/" in ln]  # (the statement's is the file's whole path)
+        assert len(paths) >= 2 and all(cells(ln) <= columns for ln in paths), paths
+        assert any(ln.strip().startswith(f"{folder}`") or f"--file {folder}`" in ln for ln in paths), paths
+        if lang == "zh":  # the path after "：" starts its own line; it broke 作答 as "作" / "答：.dojo/…"
+            assert "在这个文件里作答：" in "\n".join(shown), outs[columns]
 
 
 # -- every command (the contributors' suite) ---------------------------------------------------------

@@ -195,7 +195,13 @@ def checked(iv, kata, ended) -> None:
             say(said)
     if rec["attempted"] and rec["state"] != "passed" and ended.final is not None:
         say()
-        say(line(env, *around("report.next-compare", "command", f"`dojo compare {kata.module} --file {shown(env, ended.final)}`")))
+        say(line(env, *around("report.next-compare", "command", compare_command(env, kata.module, ended.final))))
+
+
+def compare_command(env, kata: str, final: Path) -> str:
+    """`dojo compare KATA --file FOLDER/` for a graded copy (``FOLDER/final/KATA.py``): the attempt
+    folder stands for it, a path that fits 80 columns where the copy's did not (up to 90)."""
+    return f"`dojo compare {kata} --file {shown(env, final.parent.parent)}/`"
 
 
 def summary(iv, done: list[dict], not_started: list[str]) -> None:
