@@ -332,8 +332,11 @@ def test_a_deleted_attempt_file_is_said_on_t_and_put_back_for_the_report(sandbox
     live.attempt.write_text(nan_bug.read_text())
     live.wait_for(rf"{N - 1} of {N} properties pass")
     live.attempt.unlink()
-    live.key("t")
     rel = sandbox.shown(live.attempt)  # paths are shown from the cwd (80 columns)
+    # said without a key: the candidate may be waiting for a verdict that will not come
+    live.wait_for(rf"{re.escape(rel)} is gone \(deleted or moved\?\)\. Save your answer there again, or press t: it "
+                  r"puts back the version the interview last saw, the one s submits\.")
+    live.key("t")
     live.wait_for(rf"{re.escape(rel)} was gone \(deleted or moved\?\): the interview put back the version it last "
                   r"saw there, the one s submits\. Keep your answer in that file: the interview reads no other\.")
     live.wait_for(rf"that version, as judged at its last run: {N - 1} of {N} properties pass\.")
