@@ -202,6 +202,13 @@ def test_a_list_in_a_message_is_read_in_the_language_that_shows_it():
     from dojo.worker.loader import numpy_only_message
 
     assert "（torch、jax、jaxlib、tensorflow、scipy …" in text(numpy_only_message("softmax.py", "torch", 3), "zh")
+    # the list crosses from the candidate's worker: a few short names, nothing else
+    from dojo.worker.loader import load_message
+
+    sent = numpy_only_message("softmax.py", "torch", 3)
+    assert load_message(sent) == sent
+    for forged in (["x"] * 11, [1, 2], ["x" * 41], [["torch"]]):
+        assert load_message({**sent, "params": {**sent["params"], "forbidden": forged}}) is None, forged
 
 
 # -- one term per glossary entry ----------------------------------------------------------------------
