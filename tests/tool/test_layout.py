@@ -428,6 +428,9 @@ def test_the_interview_report_keeps_every_value_in_its_column_at_80_columns(box,
     for columns in WIDTHS:
         shown = screen_lines(outs[columns])
         top = next(i for i, ln in enumerate(shown) if ln.startswith(f"  {labels[0]} "))  # under its heading
+        head = max(i for i in range(top) if re.match(r"(Interview over|面试结束)", shown[i]))
+        hang = cells(shown[head][:shown[head].index("sliding_window_attention")])  # continued under the kata's name
+        assert all(ln.startswith(" " * hang) and ln.strip() for ln in shown[head + 1:top]), shown[head:top]
         report = shown[top:shown.index("", top)]
         for ln in report:
             assert cells(ln) <= columns, ln

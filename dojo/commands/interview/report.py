@@ -140,7 +140,9 @@ def report(iv, kata, ended, path: Path) -> None:
         ("score", points),
     ]
     say()
-    say(line(env, (words("report.over", kata=kata.module, title=locale.kata_title(kata)), "bold")))
+    over = words("report.over", kata=kata.module, title=locale.kata_title(kata))
+    at = over.find(kata.module)  # too wide, the title continues under the kata's name, not at column 0
+    say(line(env, (over, "bold"), hang=screen.cell_len(over[:at]) if at > 0 else None))
     for name, *value in rows:
         say(field_line(env, words(f"report.field.{name}"), *value))
     for said in file_lines(env, path, final):
