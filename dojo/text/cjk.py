@@ -33,6 +33,13 @@ def has_wide(text: str) -> bool:
     return not text.isascii() and any(wide(c) for c in text)
 
 
+def _a_path(plain: str, at: int) -> bool:
+    """A "." at ``at`` that starts a word (".dojo/…" after a space or after "："), not one that ends
+    the word before it ("softmax.")."""
+    return (plain[at] == "." and at + 1 < len(plain) and plain[at + 1] not in " ."
+            and (plain[at - 1] == " " or wide(plain[at - 1])))
+
+
 def units(plain: str) -> list[int]:
     """Where an unbreakable piece of ``plain`` starts: a word (with the spaces after it), or one
     wide character; closing punctuation joins the piece before it, opening the piece after."""
@@ -52,7 +59,7 @@ def units(plain: str) -> list[int]:
         else:
             while i < n and plain[i] != " " and not wide(plain[i]) and plain[i] not in NO_END:
                 i += 1
-        if start > 0 and (plain[start] in NO_START or plain[start - 1] in NO_END):
+        if start > 0 and (plain[start] in NO_START or plain[start - 1] in NO_END) and not _a_path(plain, start):
             continue  # glued to the piece before it
         starts.append(start)
     return starts or [0]

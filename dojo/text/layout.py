@@ -89,7 +89,7 @@ def fit(console, text, hang: int | None, width: int) -> list:
 #: Inline code in a sentence: "`dojo test flash_attention` judges it".
 QUOTED = re.compile(r"`[^`\n]+`")
 #: The space between a number and its unit: "2 s", "16 MiB", "0.35 ms".
-UNIT_SPACE = re.compile(r"(?<=\d) (?=(?:s|ms|µs|ns|min|h|B|KiB|MiB|GiB|kB|MB|GB|%|秒|分钟)(?![\w]))")
+UNIT_SPACE = re.compile(r"(?<=\d) (?=(?:s|ms|µs|ns|min|h|B|KB|KiB|MB|MiB|GB|GiB|kB|%|秒|毫秒|分钟|小时|字节)(?![\w]))")
 
 
 def glue_quoted(text):

@@ -149,6 +149,8 @@ def _value(value, language: str | None = None, glue: bool = False) -> str:
         return f"{value['array']}   " + (shape.replace(" ", "\u00a0") if glue else shape)
     if isinstance(value, list) and all(isinstance(v, int) for v in value):
         return str(value)
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):  # names: "torch, jax" / "torch、jax"
+        return text({"id": "list.separator", "params": {}}, language).join(value)
     if isinstance(value, float):
         return repr(value)
     return "" if value is None else str(value)

@@ -122,7 +122,7 @@ def numpy_only_message(file: str, module: str, line: int | None) -> dict:
     """What breaking the NumPy-only rule says (the rule itself is the verdict's label)."""
     from dojo.text.messages import message
 
-    forbidden = ", ".join(FORBIDDEN[:5])
+    forbidden = list(FORBIDDEN[:5])  # joined in the language that shows it
     if line is None:
         return message("kata.numpy-only.no-line", file=file, module=module, forbidden=forbidden)
     return message("kata.numpy-only", file=file, module=module, line=line, forbidden=forbidden)
@@ -228,6 +228,9 @@ def load_message(said) -> dict | None:
                 return None
         elif key == "where" and value != "":
             return None
+        elif key == "forbidden" and isinstance(value, list):  # names, joined in the language shown
+            if len(value) > 10 or not all(isinstance(v, str) and len(v) <= 40 for v in value):
+                return None
         elif isinstance(value, bool) or not isinstance(value, (str, int)):
             return None
         out[key] = value[:2000] if isinstance(value, str) else value

@@ -166,7 +166,7 @@ class _Refuse:
         top = name.split(".")[0]
         if top in FORBIDDEN:
             _Refuse.refused = _Refuse.refused or name
-            raise RefusedImport(message("kata.refused-import", module=name, forbidden=", ".join(FORBIDDEN[:5])))
+            raise RefusedImport(message("kata.refused-import", module=name, forbidden=list(FORBIDDEN[:5])))
         if top in JUDGE_MODULES:
             raise RefusedImport(message("kata.judge-import", module=name))
         return None

@@ -109,11 +109,21 @@ def broken_words(narrow: str, whole: str) -> list[str]:
         word = word.strip(PUNCTUATION)
         if word in known or not any(ch.isalnum() for ch in word):  # a rule (────) is no word
             continue
-        if any(len(w) > len(word) and (w.startswith(word) and not _cjk_cut(w, len(word))
-                                       or w.endswith(word) and not _cjk_cut(w, len(w) - len(word)))
+        if any(len(w) > len(word) and (w.startswith(word) and not _cut(w, len(word), 1)
+                                       or w.endswith(word) and not _cut(w, len(w) - len(word), -1))
                for w in known):
             pieces.add(word)
     return sorted(pieces)
+
+
+def _cut(word: str, at: int, step: int) -> bool:
+    """A line may break in ``word`` at ``at``, or past the punctuation a piece was stripped of
+    there ("答：" / ".dojo/…": the piece is "dojo/…", the break beside "：")."""
+    if _cjk_cut(word, at):
+        return True
+    while 0 < at < len(word) and word[at if step > 0 else at - 1] in PUNCTUATION:
+        at += step
+    return 0 < at < len(word) and _cjk_cut(word, at)
 
 
 def _cjk_cut(word: str, at: int) -> bool:

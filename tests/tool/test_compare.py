@@ -269,6 +269,20 @@ def test_a_wrong_dtype_and_a_modified_input_disagree(sandbox, wrong):
     assert "yours modified its input `x` in place" in row(r.out, "2-D, axis=-1")[1]
 
 
+def test_an_interview_attempt_folder_stands_for_its_graded_copy(sandbox, wrong, tmp_path):
+    """The interview report gives `dojo compare KATA --file FOLDER/` (its graded copy's whole path,
+    up to 90 columns, did not fit 80): the folder's final/KATA.py is compared, not the attempt file."""
+    folder = tmp_path / "20270115-080000-softmax"
+    (folder / "final").mkdir(parents=True)
+    (folder / "softmax.py").write_text("def softmax(x, axis=-1):\n    raise NotImplementedError\n")
+    (folder / "final" / "softmax.py").write_text(wrong("softmax", "keeps_input_dtype").read_text())
+    r = sandbox.run("compare", "softmax", "--no-speed", "--file", f"{folder}/")
+    assert r.code == 1, r.out + r.err
+    mark, result = row(r.out, "float32 input (computed in float64)")
+    assert mark == "✗" and result.startswith("dtype float32, not float64")
+    assert sandbox.run("compare", "softmax", "--no-speed", "--file", str(tmp_path)).code == 2  # no copy there
+
+
 # -- bad files: rows, never crashes ---------------------------------------------------------
 
 

@@ -324,23 +324,55 @@ def test_ctrl_c_abandons_and_loses_nothing(sandbox, interview, nan_bug):
 
 @pytest.mark.contributors  # live or long: the contributors' suite
 def test_a_deleted_attempt_file_is_said_on_t_and_put_back_for_the_report(sandbox, interview, nan_bug):
-    """Deleted mid-interview, the file was silently judged as last seen ("unchanged since the last
-    run") and the report's attempt path pointed to nothing (issue 35)."""
+    """Deleted mid-interview, the file was said "unchanged since the last run: 12 of 13
+    properties pass", with no word that it was gone, and the report's attempt path pointed to
+    nothing (issue 35). t puts back what the interview last saw (the version s submits) and says
+    so; a file deleted again by the end is put back for the report."""
     live = interview("softmax")
     live.attempt.write_text(nan_bug.read_text())
     live.wait_for(rf"{N - 1} of {N} properties pass")
     live.attempt.unlink()
-    live.key("t")
     rel = sandbox.shown(live.attempt)  # paths are shown from the cwd (80 columns)
-    live.wait_for(rf"{re.escape(rel)} is gone \(deleted or moved\?\)\. The interview judges what it last saw")
-    live.wait_for("unchanged since the last run")
+    # said without a key: the candidate may be waiting for a verdict that will not come
+    live.wait_for(rf"{re.escape(rel)} is gone \(deleted or moved\?\)\. Save your answer there again, or press t: it "
+                  r"puts back the version the interview last saw, the one s submits\.")
+    live.key("t")
+    live.wait_for(rf"{re.escape(rel)} was gone \(deleted or moved\?\): the interview put back the version it last "
+                  r"saw there, the one s submits\. Keep your answer in that file: the interview reads no other\.")
+    live.wait_for(rf"that version, as judged at its last run: {N - 1} of {N} properties pass\.")
+    assert "unchanged" not in live.out
+    assert live.attempt.read_text() == nan_bug.read_text()  # back at once, the candidate's answer
+    live.attempt.unlink()  # and gone again at the end
     live.key("q")
     live.wait_for(r"\[y/N\]")
     live.key("y")
     assert live.end() == 1
     assert f"warning: {rel} was missing; put back the version the interview last saw." in live.out
-    assert live.attempt.read_text() == nan_bug.read_text()  # the report's attempt path holds the answer
-    assert field(live.out, "attempt") == rel
+    assert live.attempt.read_text() == nan_bug.read_text()  # the report's attempt file holds the answer
+    assert field(live.out, "folder") == sandbox.shown(live.attempt.parent) + "/"
+    assert re.search(r"^ {17}softmax\.py +attempt$", live.out, re.M), live.out
+
+
+@pytest.mark.contributors  # live or long: the contributors' suite
+def test_an_attempt_file_that_cannot_be_put_back_is_said_gone_and_the_report_says_so(sandbox, interview, nan_bug):
+    """A folder where the attempt file was: t cannot put the file back, says so and what s
+    submits (never "unchanged"), and the report does not show the path as if the file were there."""
+    live = interview("softmax")
+    live.attempt.write_text(nan_bug.read_text())
+    live.wait_for(rf"{N - 1} of {N} properties pass")
+    live.attempt.unlink()
+    live.attempt.mkdir()
+    live.key("t")
+    rel = sandbox.shown(live.attempt)
+    live.wait_for(rf"{re.escape(rel)} is gone \(deleted or moved\?\) and could not be put back\. s submits what "
+                  r"the interview last saw there; save your answer to that path again to go on\.")
+    live.wait_for(rf"what the interview last saw there: {N - 1} of {N} properties pass\.")
+    assert "unchanged" not in live.out
+    live.key("q")
+    live.wait_for(r"\[y/N\]")
+    live.key("y")
+    assert live.end() == 1
+    assert re.search(r"^ {17}softmax\.py +attempt \(not there: deleted or moved\)$", live.out, re.M), live.out
 
 
 @pytest.mark.contributors  # live or long: the contributors' suite
@@ -603,6 +635,7 @@ def test_the_statement_hides_the_property_titles_until_the_interview_ends(sandbo
     assert all(t in report for t in titles)  # afterwards, every property with ✓ or ✗
     assert "  ✗ " in report and "  ✓ " in report
     assert f"  ✗ {NAN_TITLE}\n" in report  # failed for the reason its title states: no category added
-    assert f"Next: `dojo compare softmax --file " in report and "/final/softmax.py` " in report
+    folder = re.search(r"Next: `dojo compare softmax --file (\S+)/` ", report).group(1)  # the attempt folder
+    assert (sandbox.root / folder / "final" / "softmax.py").is_file()
     coached = sandbox.run("interview", "softmax", "--coach", "--answer", str(nan_bug), "--at", "60")
     assert all(t in coached.out.split("Interview over:", 1)[0] for t in titles)

@@ -135,7 +135,7 @@ def test_a_stored_verdict_keeps_ids_and_reads_in_either_language(tmp_path, monke
 
 
 def test_the_numpy_only_rule_in_chinese_found_before_and_while_loading(sandbox):
-    forbidden = ", ".join(FORBIDDEN[:5])
+    forbidden = "、".join(FORBIDDEN[:5])  # names in Chinese: joined by 、, not ", "
     sandbox.write_kata("softmax", "import numpy as np\nimport scipy\n\ndef softmax(x, axis=-1):\n    return x\n")
     r = sandbox.run("test", "softmax", env={"DOJO_LANG": "zh"})
     assert zh("kata.numpy-only", file="softmax.py", module="scipy", line=2, forbidden=forbidden) in r.out, r.out

@@ -63,13 +63,15 @@ def terminal_environ(box: Sandbox, seed: int | None = None) -> dict:
     return env
 
 
-def piped(box: Sandbox, *args: str, seed: int | None = None) -> str:
-    r = box.run(*args, env={"DOJO_SEED": str(seed)} if seed is not None else None)
+def piped(box: Sandbox, *args: str, seed: int | None = None, lang: str | None = None) -> str:
+    """``lang``: the screen's language (else the sandbox's)."""
+    r = box.run(*args, env={**({"DOJO_LANG": lang} if lang else {}), **({"DOJO_SEED": str(seed)} if seed is not None else {})})
     return steady(r.out + r.err)
 
 
-def on_terminal(box: Sandbox, columns: int, *args: str, keys=(), seed: int | None = None) -> str:
-    _, out = in_pty(box.command(*args), columns, terminal_environ(box, seed), box.root, keys=keys)
+def on_terminal(box: Sandbox, columns: int, *args: str, keys=(), seed: int | None = None, lang: str | None = None) -> str:
+    env = {**terminal_environ(box, seed), **({"DOJO_LANG": lang} if lang else {})}
+    _, out = in_pty(box.command(*args), columns, env, box.root, keys=keys)
     return steady(out)
 
 
@@ -80,7 +82,7 @@ def assert_fits(text: str, whole: str, columns: int, what: str) -> None:
     assert not broken, f"{what} at {columns} columns: words broken across lines: {broken}\n{text}"
 
 
-def check(box: Sandbox, *args: str, keys=(), state=None) -> dict[int, str]:
+def check(box: Sandbox, *args: str, keys=(), state=None, lang: str | None = None) -> dict[int, str]:
     """``dojo ARGS`` piped (every line whole), then on a terminal at each width, each run from
     the same files (``state``: put them back before each run); what each printed. A command
     that waits for keys is compared with itself on a terminal 1000 columns wide. Every run
@@ -91,10 +93,10 @@ def check(box: Sandbox, *args: str, keys=(), state=None) -> dict[int, str]:
         if state is not None:
             state()
         if columns is None:
-            outs[None] = (on_terminal(box, 1000, *args, keys=keys, seed=seed) if keys
-                          else piped(box, *args, seed=seed))
+            outs[None] = (on_terminal(box, 1000, *args, keys=keys, seed=seed, lang=lang) if keys
+                          else piped(box, *args, seed=seed, lang=lang))
         else:
-            outs[columns] = on_terminal(box, columns, *args, keys=keys, seed=seed)
+            outs[columns] = on_terminal(box, columns, *args, keys=keys, seed=seed, lang=lang)
             assert_fits(outs[columns], outs[None], columns, f"DOJO_SEED={seed} dojo " + " ".join(args))
     return outs
 
@@ -359,6 +361,98 @@ def test_a_verdict_fits_80_and_120_columns_from_one_judge_run(tmp_path, monkeypa
         assert text.count("✗") == whole.count("✗") and "First failure:" in text
     arrays = [ln for ln in whole.splitlines() if ln.lstrip().startswith("[")]
     assert arrays and max(map(len, arrays)) <= 80  # printed for the terminal it was judged on
+
+
+def test_a_long_diff_line_at_80_columns_continues_with_its_sign(monkeypatch):
+    """compare's diff went to the screen's word wrapping: the tail of a long ``-`` line started
+    at column 0 with no mark, where it reads as unchanged code (issue 35). On a terminal of 80
+    or 120 columns every line of the diff starts with +, - or a space (or is a header), and a
+    continuation says so."""
+    from dojo.commands.compare.report import CONTINUED, diff_lines
+
+    monkeypatch.delenv("COLUMNS", raising=False)
+    removed = "-    scores = np.where(mask, scores, -1e9)  # blocked scores get a large negative number instead of -inf, " \
+              "which is what torch does too"
+    diff = ["--- reference", "+++ katas/masked_attention.py", "@@ -1,3 +1,3 @@", removed,
+            "+    scores = np.where(mask, scores, -np.inf)", "     return weights @ v"]
+    whole = say_on(None, lambda env: diff_lines(env, diff))
+    assert whole.splitlines()[3] == removed  # a pipe: every line whole
+    for columns in WIDTHS:
+        shown = screen_lines(say_on(columns, lambda env: diff_lines(env, diff)))
+        assert all(cells(ln) <= columns for ln in shown), shown
+        body = [ln for ln in shown[3:] if ln]  # (the last line's end)
+        assert all(ln[:1] in ("+", "-", " ") for ln in body), shown  # no tail at column 0
+        tail = body[1:body.index("+    scores = np.where(mask, scores, -np.inf)")]
+        assert len(tail) == (cells(removed) - 1) // (columns - 1)
+        assert all(ln.startswith("-" + CONTINUED) for ln in tail), shown
+        assert body[0] + "".join(ln[2:] for ln in tail) == removed  # nothing lost
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_verdict_header_at_80_columns_continues_under_its_title(monkeypatch, lang):
+    """masked attention's header wrapped "(katas/masked_attention.py)" onto a line of its own
+    at column 0 (issue 35): on a terminal it continues under the title, in both languages."""
+    from dojo.judge.verdict import Verdict
+    from dojo.text import locale
+
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.setattr(locale, "LANGUAGE", lang)
+    kata = registry.get("masked_attention")
+    verdict = Verdict("masked_attention", "failing", total=17, passed=9)
+
+    def lines(env):
+        return verdict_lines(env, verdict, kata, "katas/masked_attention.py")[:1]
+
+    whole = say_on(None, lines)
+    for columns in WIDTHS:
+        shown = [ln for ln in screen_lines(say_on(columns, lines)) if ln.strip()]
+        assert_fits("\n".join(shown), whole, columns, "the header")
+        assert "(katas/masked_attention.py)" in "\n".join(shown), shown
+        assert all(ln.startswith(" " * (len("masked_attention") + 3)) for ln in shown[1:]), shown
+
+
+@pytest.mark.contributors  # live or long: the contributors' suite
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_interview_report_keeps_every_value_in_its_column_at_80_columns(box, lang):
+    """The report's "graded copy" path, 73 to 90 columns from the repository (sliding window
+    attention's), left its label alone on a line and started at column 0 (English) or 12
+    (Chinese) at 80 columns, while every other value sits at 17 (issue 35). The state folder is
+    where a user's is, ``.dojo`` in the repository the tool runs in."""
+    box.state = box.root / ".dojo"
+    box.state.mkdir()
+    answer = WRONG / "sliding_window_attention" / "wrong" / "finite_fill_minus_1e9.py"
+    outs = check(box, *_scripted("sliding_window_attention", answer, "300"), lang=lang, state=snapshot(box))
+    labels = {"en": ("result", "time", "properties", "judge runs", "hints", "first failure", "behaves like",
+                     "score", "folder"),
+              "zh": ("结果", "用时", "性质", "评测次数", "提示", "第一处失败", "像已知错误", "分数", "文件夹")}[lang]
+    for columns in WIDTHS:
+        shown = screen_lines(outs[columns])
+        top = next(i for i, ln in enumerate(shown) if ln.startswith(f"  {labels[0]} "))  # under its heading
+        head = max(i for i in range(top) if re.match(r"(Interview over|面试结束)", shown[i]))
+        hang = cells(shown[head][:shown[head].index("sliding_window_attention")])  # continued under the kata's name
+        assert all(ln.startswith(" " * hang) and ln.strip() for ln in shown[head + 1:top]), shown[head:top]
+        report = shown[top:shown.index("", top)]
+        for ln in report:
+            assert cells(ln) <= columns, ln
+            label = next((lb for lb in labels if ln.startswith(f"  {lb} ")), None)
+            if label is None:  # a value continued, or a file of the folder: under the values
+                assert re.match(r" {17}\S", ln), (columns, ln)
+            else:  # the value beside its label, from column 17 (a Chinese label is two cells a character)
+                assert cells(ln[:len(label) + 2]) < 17 and ln[len(label) + 2:].startswith(" ")
+                value = ln[len(label) + 2:].lstrip(" ")
+                assert value and cells(ln) - cells(value) == 17, (columns, ln)
+        assert report[-3].startswith("  " + labels[-1]), report  # the folder, then the two files in it
+        assert re.match(r" {17}sliding_window_attention\.py +\S", report[-2]), report
+        assert re.match(r" {17}final/sliding_window_attention\.py +\S", report[-1]), report
+        folder = report[-3].split()[-1]
+        assert (box.root / folder / "final" / "sliding_window_attention.py").is_file(), folder
+        # every path into the attempt fits, the one in `dojo compare … --file FOLDER/` too (the
+        # graded copy's own path there was 90 columns)
+        paths = [ln for ln in shown[top:] if ".dojo/attempts/" in ln]  # (the statement's is the file's whole path)
+        assert len(paths) >= 2 and all(cells(ln) <= columns for ln in paths), paths
+        assert any(ln.strip().startswith(f"{folder}`") or f"--file {folder}`" in ln for ln in paths), paths
+        if lang == "zh":  # the path after "：" starts its own line; it broke 作答 as "作" / "答：.dojo/…"
+            assert "在这个文件里作答：" in "\n".join(shown), outs[columns]
 
 
 # -- every command (the contributors' suite) ---------------------------------------------------------

@@ -147,7 +147,7 @@ def test_a_stage_that_raised_on_a_valid_input_says_so_and_points_at_compare(sand
             "is_causal=True), for ordinary, large (~1e4) and far-below-zero scores (from about -1e9 down to the edge "
             "of overflow) — raised ValueError on a valid input") in report
     # the last stage's pointer sits with the others', and is given once
-    assert f"                 explained by: `dojo compare causal_self_attention --file {sandbox.shown(final)}`" in report
+    assert f"                 explained by: `dojo compare causal_self_attention --file {sandbox.shown(final.parent.parent)}/`" in report
     assert report.count("dojo compare") == 1
     checked = report.split("What the judge checked, stage by stage", 1)[1]
     assert "  Stage 1: causal_self_attention — failed\n" in checked
@@ -207,7 +207,7 @@ def test_a_live_loop_moves_on_when_a_stage_is_submitted_and_stops_hard_on_one_cl
     assert frozen.read_text() == bug.read_text()  # the hard stop froze what was saved in time
     assert "Interview loop over: 1 of 5 stages passed" in live.out
     # the stage that ran out of time gets its pointer where every failed stage has one, and its name
-    assert f"                 explained by: `dojo compare masked_attention --file {sandbox.shown(frozen)}`" in live.out
+    assert f"                 explained by: `dojo compare masked_attention --file {sandbox.shown(frozen.parent.parent)}/`" in live.out
     assert "  Stage 2: masked_attention — time ran out\n" in live.out
 
 

@@ -156,6 +156,9 @@ class Comparison:
 def _your_file(env: Env, args, kata) -> Path:
     if args.file:
         path = Path(args.file)
+        if path.is_dir():  # an interview's attempt folder: its graded copy (a path that fits 80 columns)
+            path = next((p for p in (path / "final" / f"{kata.module}.py", path / f"{kata.module}.py") if p.is_file()),
+                        path)
         if not path.is_file():
             raise UsageError(t("compare.usage.no-file", path=args.file))
     else:

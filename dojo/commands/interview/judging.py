@@ -7,10 +7,17 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from dojo.commands.interview.attempt import Attempt, read_bytes, sha
+from dojo.commands.interview.attempt import Attempt, read_bytes, sha, soft_write
 from dojo.commands.interview.screen import clock_text
 from dojo.commands.cli.common import shown, words
-from dojo.screens.render import line, pass_count, verdict_lines
+from dojo.screens.render import STATE_LABELS, line, pass_count, verdict_lines
+
+
+def judged_words(v: dict) -> str:
+    """A verdict summary in a few words: its pass count, or what is wrong with the file."""
+    if v.get("total"):
+        return pass_count(v.get("passed", 0), v["total"])
+    return STATE_LABELS.get(v.get("state"), (str(v.get("state")),))[0]
 
 
 def summary(v) -> dict:
@@ -24,13 +31,23 @@ class Judging:
 
     def test_now(self, a: Attempt, follow: bool = True) -> dict:
         """The verdict for the content last seen: the cached one, or a fresh judge run."""
-        p = a.problem
-        if read_bytes(a.path) is None:  # deleted or moved: judge what the interview last saw, and say so
-            self.iv.say(line(self.iv.env, (words("interview.judge.gone", clock=clock_text(a.elapsed()),
-                                                 file=shown(self.iv.env, a.path)), "yellow")))
-        if p.judged is not None and p.judged == p.seen and p.verdict:
-            self.iv.say(words("interview.judge.unchanged", clock=clock_text(a.elapsed()),
-                              count=pass_count(p.verdict["passed"], p.verdict["total"])))
+        p, iv = a.problem, self.iv
+        cached = p.judged is not None and p.judged == p.seen and p.verdict
+        if read_bytes(a.path) is None:  # deleted or moved: never "unchanged"; put it back, and say so
+            put_back = a.seen_bytes is not None and not a.path.exists() and soft_write(iv.env, a.path, a.seen_bytes)
+            said = "interview.judge.put-back" if put_back else "interview.judge.gone"
+            iv.say(line(iv.env, (words(said, clock=clock_text(a.elapsed()), file=shown(iv.env, a.path)), "yellow")))
+            if put_back and not cached:
+                return self.check(a, follow)
+            if not cached:  # it could not be put back: judge what the interview last saw, elsewhere
+                p.verdict = self.grade(a, a.seen_bytes or b"", None)
+                p.judge_runs += 1
+                p.judged = p.seen
+                iv.save()
+            iv.say(words(said + ".last-run", clock=clock_text(a.elapsed()), count=judged_words(p.verdict)))
+            return p.verdict
+        if cached:
+            iv.say(words("interview.judge.unchanged", clock=clock_text(a.elapsed()), count=judged_words(p.verdict)))
             return p.verdict
         return self.check(a, follow)
 

@@ -16,7 +16,7 @@ from dojo.commands.interview.finish import Ended, finish, hard_stop
 from dojo.commands.interview.report import HINT_COST
 from dojo.commands.interview.screen import Detached, clock_text
 from dojo.text import locale, screen
-from dojo.commands.cli.common import words
+from dojo.commands.cli.common import shown, words
 from dojo.screens.render import STATE_LABELS, line, pass_count
 
 TICK = 0.05  #: seconds between looks at the keys, the clock and the attempt file
@@ -33,6 +33,7 @@ def play(iv, a: Attempt) -> Ended:
     pending = None  # ("submit", frozen bytes, summary) or ("abandon",): waiting for y/n
     clock = Clock(iv, a)
     limit = a.problem.limit_s
+    gone = Gone(iv, a)
     while True:
         got, iv.signals.got = iv.signals.got, None
         if got == signal.SIGINT:
@@ -83,12 +84,33 @@ def play(iv, a: Attempt) -> Ended:
             iv.say(words("interview.ask.submit-failing", count=pass_count(summary["passed"], summary["total"])))
         if a.observe():
             changed_at = time.monotonic()
+        gone.look()
         if a.problem.seen != noticed and time.monotonic() - changed_at >= iv.debounce:
             noticed = a.problem.seen
             if iv.session.watch:
                 iv.judging.check(a)
             else:
                 iv.say(words("interview.saved-unjudged", clock=clock_text(a.elapsed())))
+
+
+class Gone:
+    """The attempt file deleted (or moved) while the clock runs: said once, when it has stayed
+    away a moment (an editor's save that replaces the file is not a deletion), with what to do."""
+
+    def __init__(self, iv, a: Attempt):
+        self.iv, self.a = iv, a
+        self.since: float | None = None
+        self.said = False
+
+    def look(self) -> None:
+        if self.a.path.is_file():
+            self.since, self.said = None, False
+        elif self.since is None:
+            self.since = time.monotonic()
+        elif not self.said and time.monotonic() - self.since >= max(0.5, self.iv.debounce):
+            self.said = True
+            self.iv.say(line(self.iv.env, (words("interview.file-gone", clock=clock_text(self.a.elapsed()),
+                                                 file=shown(self.iv.env, self.a.path)), "yellow")))
 
 
 def keys_help(asking: bool) -> str:

@@ -26,7 +26,7 @@ from dojo.catalogue import registry
 from dojo.commands.interview import attempt, state
 from dojo.commands.interview.finish import RECORD_VERSION, Ended
 from dojo.commands.interview.queue import Interview
-from dojo.commands.interview.report import failure_words, followups, property_lines, result_word
+from dojo.commands.interview.report import compare_command, failure_words, followups, property_lines, result_word
 from dojo.judge.verdict import diagnosis_words
 from dojo.commands.interview.screen import around, clock_text, difficulty_words
 from dojo.commands.interview.state import Entry, Loop, Problem, Session
@@ -258,7 +258,7 @@ class LoopInterview(Interview):
             final = self.graded_copy(r)
             if final is not None:  # every stage graded with failures, however it ended (submitted, time)
                 say(line(env, " " * 17, *around("loop.explained-by", "command",
-                                                  f"`dojo compare {r['kata']} --file {shown(env, final)}`"), hang=17))
+                                                  compare_command(env, r["kata"], final)), hang=17))
         self.checked_by_stage(rec)
         # The interviewer asks about the furthest code the candidate wrote.
         asked = next((r for r in reversed(rec["stages"]) if r["attempted"]), last)

@@ -138,14 +138,15 @@ def report(iv, kata, ended, path: Path) -> None:
         ("first-failure", first or "—"),
         *([("behaves-like", diagnosis_words(rec["diagnosis"], kata.module))] if rec.get("diagnosis") and first else []),
         ("score", points),
-        ("attempt", shown(env, path)),
     ]
-    if final is not None:
-        rows.append(("graded-copy", shown(env, final)))
     say()
-    say(line(env, (words("report.over", kata=kata.module, title=locale.kata_title(kata)), "bold")))
+    over = words("report.over", kata=kata.module, title=locale.kata_title(kata))
+    at = over.find(kata.module)  # too wide, the title continues under the kata's name, not at column 0
+    say(line(env, (over, "bold"), hang=screen.cell_len(over[:at]) if at > 0 else None))
     for name, *value in rows:
         say(field_line(env, words(f"report.field.{name}"), *value))
+    for said in file_lines(env, path, final):
+        say(said)
     checked(iv, kata, ended)
     followups(iv, kata)
 
@@ -153,6 +154,23 @@ def report(iv, kata, ended, path: Path) -> None:
 def field_line(env, name: str, *value):
     """``  name           value`` (a report's row): a long value continues under itself."""
     return line(env, "  " + screen.pad(name, 15), *value, hang=17)
+
+
+def file_lines(env, path: Path, final: Path | None) -> list:
+    """Where the attempt and its graded copy are: their folder, then each file in it under the
+    report's values (a whole path beside its label was 73 to 90 columns: at 80 it left the label
+    alone on a line). An attempt file that is not there says so."""
+    folder = path.parent
+    files = [(path.name, words("report.field.attempt")
+              + ("" if path.is_file() else words("report.file.gone")))]
+    if final is not None:
+        files.append((final.relative_to(folder).as_posix() if final.is_relative_to(folder) else shown(env, final),
+                      words("report.field.graded-copy")))
+    width = max(screen.cell_len(name) for name, _ in files)
+    lines = [field_line(env, words("report.field.folder"), shown(env, folder) + "/")]
+    for name, what in files:
+        lines.append(line(env, " " * 17 + screen.pad(name, width) + "   ", (what, "dim"), hang=20 + width))
+    return lines
 
 
 def followups(iv, kata) -> None:
@@ -179,7 +197,13 @@ def checked(iv, kata, ended) -> None:
             say(said)
     if rec["attempted"] and rec["state"] != "passed" and ended.final is not None:
         say()
-        say(line(env, *around("report.next-compare", "command", f"`dojo compare {kata.module} --file {shown(env, ended.final)}`")))
+        say(line(env, *around("report.next-compare", "command", compare_command(env, kata.module, ended.final))))
+
+
+def compare_command(env, kata: str, final: Path) -> str:
+    """`dojo compare KATA --file FOLDER/` for a graded copy (``FOLDER/final/KATA.py``): the attempt
+    folder stands for it, a path that fits 80 columns where the copy's did not (up to 90)."""
+    return f"`dojo compare {kata} --file {shown(env, final.parent.parent)}/`"
 
 
 def summary(iv, done: list[dict], not_started: list[str]) -> None:
