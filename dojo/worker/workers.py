@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from dojo.worker import answers, loader, procfs, wire, worker_folders
+from dojo.worker.late_writes import LateWrites
 from dojo.worker.shared_inputs import SharedInputs
 from dojo.text.messages import message
 from dojo.text.messages import text as message_text
@@ -45,8 +46,6 @@ OUTPUT_TOTAL = 200_000
 #: How often (at most) a worker's CPU time is read between quick calls, in seconds.
 MARK_EVERY = 0.02
 CHECK_MAPS = 0.125  #: share of calls after which the mapping of the inputs is checked (0.25 ms a look)
-#: How many earlier calls' inputs are read again after each answer (``Worker._written_late``).
-LATE_CALLS = 8
 
 
 @dataclass
@@ -103,10 +102,7 @@ class Worker:
         self._printed: list[str] = []
         self._printed_size = self._dropped = 0
         self._maps, self._remapped = random.Random(), False  # its own: Hypothesis seeds the global one
-        #: the shared inputs of the last few calls, read again after each later answer: a write
-        #: the code makes after it has returned (a thread, a timer) still counts
-        self._earlier: list[SharedInputs] = []
-        self._late: dict = {}  # once a late write was found: reported after every call (a replay fails too)
+        self._late = LateWrites()  # a write into a call's inputs after it returned still counts
 
     @property
     def folder(self) -> str | None:
@@ -174,9 +170,7 @@ class Worker:
         self._buffer = bytearray()
         self._cpu_mark = None
         self._cpu_mark_at = 0.0
-        for earlier in self._earlier:
-            earlier.close()
-        self._earlier, self._late = [], {}
+        self._late.close()
         if self._tmp is not None:
             worker_folders.remove(self._tmp)  # locked by the worker or not
             self._tmp = None
@@ -231,37 +225,17 @@ class Worker:
                     remapped = shared.remapped(self.pid)
                     self._remapped = self._remapped or bool(remapped)  # caught once: every call now
                     reply.mutated.update(remapped)
-                self._late.update(self._written_late(kwargs))
-                late = {name: said for name, said in self._late.items() if name in kwargs}
+                late = self._late.check(kwargs)
                 if late and not reply.mutated:
                     reply.mutated = late
                 keep = not reply.mutated  # a write found now is reported now, never again
         finally:
             if keep and shared.fd is not None and self.pid is not None:
-                self._earlier.append(shared)
-                if len(self._earlier) > LATE_CALLS:
-                    self._earlier.pop(0).close()
+                self._late.keep(shared)
             else:
                 shared.close()
         self._flush_output()
         return reply
-
-    def _written_late(self, kwargs: dict) -> dict:
-        """The inputs of earlier calls written since those calls answered, as stand-ins under
-        the names this call also has (the judge shows them for this call's failure)."""
-        late, kept = {}, []
-        for earlier in self._earlier:
-            changed = earlier.changed()
-            for name in changed:
-                if name in kwargs and name not in late:
-                    late[name] = wire.Foreign("written-late", "<written after your function had returned (a "
-                                                              "thread or a timer it left kept writing into it)>")
-            if changed:
-                earlier.close()
-            else:
-                kept.append(earlier)
-        self._earlier = kept
-        return late
 
     def _send(self, data: bytes, fd: int | None = None) -> None:
         """All of ``data`` on the (non-blocking) socket, ``fd`` with its first bytes; a worker
