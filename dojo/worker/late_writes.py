@@ -38,7 +38,11 @@ class LateWrites:
         return {name: said for name, said in self.found.items() if name in kwargs}
 
     def keep(self, shared: SharedInputs) -> None:
-        """Read ``shared`` again after the next few answers (it closes with the oldest)."""
+        """Read ``shared`` again after the next few answers (it closes with the oldest), through
+        a mapping: no descriptor is kept for it."""
+        if not shared.keep_mapped():
+            shared.close()
+            return
         self.earlier.append(shared)
         if len(self.earlier) > LATE_CALLS:
             self.earlier.pop(0).close()

@@ -85,6 +85,37 @@ def test_an_input_written_into_is_reported_lists_included(worker):
     assert list(reply.mutated) == ["x"] and array.tolist() == [0.0, 1.0, 2.0]  # ours untouched
 
 
+def test_a_write_after_the_call_returned_is_found_and_the_calls_kept_to_check_hold_no_descriptor(worker):
+    """Inputs of the last few calls are read again after each answer (dojo/worker/late_writes.py):
+    a timer that writes into x after f returned is the judge's finding. What is kept for that
+    holds no descriptor: eight per worker piled up in the judge, and a child it forked with a
+    limit of 64 open files could open none."""
+    w = worker("""
+        global _calls
+        _calls = globals().get("_calls", 0) + 1
+        if _calls == 3:  # the third call's x, written once the call has returned
+            import threading
+            threading.Timer(0.05, lambda: x.__setitem__(0, -1.0)).start()
+        return float(np.sum(x))
+    """)
+    replies = []
+    for i in range(12):
+        replies.append(w.call({"x": np.arange(4.0) + i}))
+        if i == 2:
+            import time
+            time.sleep(0.3)  # the timer's moment (a fixed pause in the candidate's code, not a wait for output)
+    assert all(r.status == "returned" for r in replies), replies
+    assert not replies[2].mutated and list(replies[3].mutated) == ["x"], [r.mutated for r in replies[:5]]
+    assert "written after your function had returned" in str(replies[3].mutated["x"])
+
+    clean = worker("return float(np.sum(x))")  # nothing written late: the last eight calls are kept
+    clean.call({"x": np.arange(4.0)})  # running: its channel is open
+    descriptors = len(os.listdir("/proc/self/fd"))
+    for i in range(12):
+        assert not clean.call({"x": np.arange(4.0) + i}).mutated
+    assert len(os.listdir("/proc/self/fd")) == descriptors, "the calls kept for the check hold descriptors"
+
+
 def test_the_remote_function_raises_what_the_judge_expects(tmp_path):
     path = kata_file(tmp_path, """
         if x == "value":
