@@ -50,6 +50,11 @@ def pytest_configure(config):
         "markers",
         "contributors: part of the contributors' suite (--contributors), not of the README's test line",
     )
+    config.addinivalue_line(
+        "markers",
+        "smoke: a test of the tool (tests/tool/, a kata's test_tool.py) that the README's test line "
+        "runs too, as the tool's end-to-end smoke; the tool's other tests are the contributors'",
+    )
     raw = config.getoption("--impl")
     impl = Path(raw) if Path(raw).is_absolute() else (Path.cwd() / raw)
     if not impl.is_dir() and (ROOT / raw).is_dir():

@@ -91,11 +91,23 @@ class _StatusFailure(Exception):
     pass
 
 
+def contributors_only(item) -> bool:
+    """Whether a test belongs to the contributors' suite: marked so, or a test of the tool
+    (``tests/tool/``, a kata's ``test_tool.py``) not marked ``smoke``. The README's line keeps
+    the judge on every kata, the self-check's sample, the worker's sandbox and a smoke of each
+    command, end to end; the tool's many edge cases, screens and scenarios are the rest."""
+    if item.get_closest_marker("contributors") is not None:
+        return True
+    path = Path(str(item.path)).resolve()
+    of_the_tool = path.parent == TESTS / "tool" or path.name == "test_tool.py"
+    return of_the_tool and item.get_closest_marker("smoke") is None
+
+
 def _split_suites(config, items) -> None:
     """The README's test line runs what a user needs to trust an install; ``--contributors``
     runs the rest (and only the rest): CI runs both, so nothing goes untested."""
     wanted = config.getoption("--contributors")
-    kept = [it for it in items if (it.get_closest_marker("contributors") is not None) == wanted]
+    kept = [it for it in items if contributors_only(it) == wanted]
     if len(kept) != len(items):
         ids = {id(it) for it in kept}
         config.dojo_other_suite = [it for it in items if id(it) not in ids]

@@ -130,6 +130,7 @@ def test_without_a_terminal_and_without_yes_nothing_is_removed(attic):
     assert "Nothing removed." in r.out and present(attic) == set(attic.folders)
 
 
+@pytest.mark.smoke
 def test_yes_removes_the_old_folders_and_keeps_everything_else(attic):
     r = attic.run("clean", "--yes")
     assert r.code == 0, r.out + r.err

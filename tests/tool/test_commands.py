@@ -37,6 +37,7 @@ def progress(box, **verdicts) -> None:
 # -- commands -------------------------------------------------------------------------------------
 
 
+@pytest.mark.smoke
 def test_version_and_help_on_every_command(sandbox):
     r = sandbox.run("--version")
     assert r.code == 0 and re.fullmatch(r"dojo \d+\.\d+\.\d+\n", r.out), r.out

@@ -356,6 +356,7 @@ def test_exits_crashes_and_prints_become_rows(sandbox):
 # -- attention maps -------------------------------------------------------------------------
 
 
+@pytest.mark.smoke
 def test_a_future_leak_is_visible_in_the_map_and_the_png(sandbox, tmp_path):
     sandbox.write_kata("causal_self_attention", LEAKING_CAUSAL)
     png, report = tmp_path / "maps.png", tmp_path / "report.json"

@@ -149,6 +149,7 @@ class Live:
 # -- scripted: --answer FILE --at SECONDS --------------------------------------------------------
 
 
+@pytest.mark.smoke
 def test_a_passing_answer_before_time_is_scored_recorded_and_shown(sandbox, solution):
     r = sandbox.run("interview", "softmax", "--answer", str(solution("softmax")), "--at", "60")
     assert r.code == 0, r.out + r.err

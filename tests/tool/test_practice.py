@@ -47,6 +47,7 @@ def test_first_run_welcomes_then_shows_progress_and_the_next_step(sandbox):
     assert second.out.count("not started") == len(registry.KATAS)
 
 
+@pytest.mark.smoke
 def test_a_solved_kata_passes_and_is_remembered(sandbox, solution):
     sandbox.write_kata("softmax", solution("softmax"))
     result = sandbox.run("test", "softmax")
@@ -60,6 +61,7 @@ def test_a_solved_kata_passes_and_is_remembered(sandbox, solution):
     assert state["katas"]["softmax"]["solved"] is True
 
 
+@pytest.mark.smoke
 def test_a_wrong_kata_fails_with_a_readable_first_failure(sandbox, wrong):
     sandbox.write_kata("softmax", wrong("softmax", "global_max_shift"))
     result = sandbox.run("test", "softmax")
@@ -77,6 +79,7 @@ def test_a_wrong_kata_fails_with_a_readable_first_failure(sandbox, wrong):
     assert result.code == 1 and "expected:" in first and "got:" in first, result.out
 
 
+@pytest.mark.smoke
 def test_the_untouched_stub_is_not_started(sandbox):
     result = sandbox.run("test", "softmax")
     assert result.code == 1
@@ -84,6 +87,7 @@ def test_the_untouched_stub_is_not_started(sandbox):
     assert "NotImplementedError" in result.out
 
 
+@pytest.mark.smoke
 def test_a_hanging_kata_is_stopped_and_reported(sandbox):
     sandbox.write_kata("softmax", HANGS)
     result = sandbox.run("test", "softmax")  # bounded by the run's own timeout, not a clock here
@@ -251,6 +255,7 @@ def _read_until(proc_fd_or_stream, needle: str, timeout: float, buffer: list) ->
     return "".join(buffer)
 
 
+@pytest.mark.smoke
 @pytest.mark.contributors  # live or long: the contributors' suite
 def test_watch_rejudges_after_a_save_and_quits_on_q(sandbox, wrong, solution):
     proc = sandbox.popen("watch", "softmax")

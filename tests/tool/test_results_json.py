@@ -51,6 +51,7 @@ def run_json(sandbox, module: str, source) -> tuple[int, dict]:
     return r.code, valid(json.loads(r.out))
 
 
+@pytest.mark.smoke
 def test_a_right_file_passes_every_property_in_the_judges_order(sandbox, solution):
     code, data = run_json(sandbox, "softmax", solution("softmax"))
     assert code == 0 and data["status"] == "pass" and data.get("message") is None
@@ -61,6 +62,7 @@ def test_a_right_file_passes_every_property_in_the_judges_order(sandbox, solutio
     assert all(t["test_code"].lstrip().startswith(("@", "def ")) for t in data["tests"])
 
 
+@pytest.mark.smoke
 def test_a_wrong_file_fails_with_the_message_the_diagnosis_and_the_input_as_data(sandbox):
     code, data = run_json(sandbox, "softmax", KATAS / "softmax" / "wrong" / "global_max_shift.py")
     assert code == 1 and data["status"] == "fail"

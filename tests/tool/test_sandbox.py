@@ -28,6 +28,10 @@ import pytest
 
 from dojo.worker import sandbox
 
+#: The worker's sandbox and limits depend on the machine (kernel, Landlock, seccomp): the
+#: README's test line runs all of this file.
+pytestmark = pytest.mark.smoke
+
 LINUX = sys.platform.startswith("linux")
 ABI = sandbox.landlock_abi()
 ARCH = sandbox._arch() if LINUX else None

@@ -116,6 +116,7 @@ def test_dojo_seed_fixes_the_seed_of_every_run_and_ignores_what_is_no_seed(sandb
         assert r.code == 1 and seed_of(r.out) != 12345 and str(seed_of(r.out)) != junk, r.out + r.err
 
 
+@pytest.mark.smoke
 def test_a_passing_answer_passes_warm_and_cold_alike(sandbox, solution):
     sandbox.write_kata(KATA, solution(KATA))
     warm = sandbox.run("test", KATA)
@@ -125,6 +126,7 @@ def test_a_passing_answer_passes_warm_and_cold_alike(sandbox, solution):
     assert "--seed" not in warm.out  # a pass has nothing to replay
 
 
+@pytest.mark.smoke
 def test_the_warm_judge_is_private_to_its_user_and_ends_when_idle_leaving_nothing(sandbox, solution, runtime):
     sandbox.write_kata(KATA, solution(KATA))
     env = {"XDG_RUNTIME_DIR": str(runtime), "DOJO_JUDGE_IDLE": "600"}

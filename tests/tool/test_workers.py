@@ -13,6 +13,10 @@ from dojo.worker.loader import KataTimeout
 from dojo.worker.remote import CandidateError, CandidateEscape, CandidateValueError, InputModified, RemoteFunction, TooSlow
 from dojo.worker.workers import Limits, Worker
 
+#: The worker's sandbox and limits depend on the machine (kernel, Landlock, seccomp): the
+#: README's test line runs all of this file.
+pytestmark = pytest.mark.smoke
+
 QUICK = Limits(cpu=0.5, idle=1.0, wall=60.0)
 
 
