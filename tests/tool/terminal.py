@@ -117,10 +117,11 @@ def broken_words(narrow: str, whole: str) -> list[str]:
 
 
 def _cut(word: str, at: int, step: int) -> bool:
-    """A line may break in ``word`` at ``at``, or past the punctuation a piece was stripped of
+    """A line may break in ``word`` at ``at`` (beside a Chinese character, or after a path's
+    ``/``), or past the punctuation a piece was stripped of
     there ("答：" / ".dojo/…": the piece is "dojo/…", the break beside "：")."""
-    if _cjk_cut(word, at):
-        return True
+    if _cjk_cut(word, at) or (0 < at < len(word) and word[at - 1] == "/"):
+        return True  # beside Chinese, or a path's folder then its file on the next line (an interview's statement)
     while 0 < at < len(word) and word[at if step > 0 else at - 1] in PUNCTUATION:
         at += step
     return 0 < at < len(word) and _cjk_cut(word, at)

@@ -448,7 +448,15 @@ def test_the_interview_report_keeps_every_value_in_its_column_at_80_columns(box,
         assert (box.root / folder / "final" / "sliding_window_attention.py").is_file(), folder
         # every path into the attempt fits, the one in `dojo compare … --file FOLDER/` too (the
         # graded copy's own path there was 90 columns)
-        paths = [ln for ln in shown[top:] if ".dojo/attempts/" in ln]  # (the statement's is the file's whole path)
+        paths = [ln for ln in shown[top:] if ".dojo/attempts/" in ln]
+        # the statement's "Write your answer in:" path was 83 columns alone: the folder beside the
+        # label, then the file's name under it, where the whole does not fit
+        i = next(i for i, ln in enumerate(shown[:top]) if ".dojo/attempts/" in ln)
+        written = shown[i].split()[-1].split("：")[-1]
+        if written.endswith("/"):
+            assert cells(shown[i + 1]) - cells(shown[i + 1].lstrip()) == cells(shown[i]) - cells(written), shown[i:i + 2]
+            written += shown[i + 1].strip()
+        assert cells(shown[i]) <= columns and (box.root / written).is_file(), shown[i:i + 2]
         assert len(paths) >= 2 and all(cells(ln) <= columns for ln in paths), paths
         assert any(ln.strip().startswith(f"{folder}`") or f"--file {folder}`" in ln for ln in paths), paths
         if lang == "zh":  # the path after "：" starts its own line; it broke 作答 as "作" / "答：.dojo/…"

@@ -191,7 +191,8 @@ class Interview:
         env, say, s = self.env, self.say, self.session
         source = env.solution_file(kata)
         say(self.heading(kata, p))
-        say(line(env, words("interview.write-in"), (shown(env, Attempt.file(env, p)), "bold")))
+        for parts in where_to_write(env, words("interview.write-in"), shown(env, Attempt.file(env, p))):
+            say(line(env, *parts))
         if p.start is not None:
             say(words("interview.carried-over"))
         say()
@@ -234,3 +235,16 @@ class Interview:
             answer, at = self.script[self.session.index - self.script_base]
             return scripted.play(self, a, answer, at)
         return live.play(self, a)
+
+
+def where_to_write(env, label: str, path: str) -> list[tuple]:
+    """``Write your answer in: PATH``, or, where that line is wider than the screen, the folder
+    beside the label and the file name under it (an attempt's path alone can pass 80 columns,
+    and a path cut anywhere else reads as two paths)."""
+    from dojo.text import screen
+
+    width = screen.columns(env)
+    if not width or screen.cell_len(label) + screen.cell_len(path) <= width or "/" not in path:
+        return [(label, (path, "bold"))]
+    folder, name = path.rsplit("/", 1)
+    return [(label, (folder + "/", "bold")), (" " * screen.cell_len(label), (name, "bold"))]
