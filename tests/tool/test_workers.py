@@ -133,6 +133,26 @@ def test_a_write_after_the_call_returned_is_found_and_the_calls_kept_to_check_ho
     assert len(os.listdir("/proc/self/fd")) == descriptors, "the calls kept for the check hold descriptors"
 
 
+def test_a_write_into_an_earlier_calls_input_many_calls_later_is_found(worker):
+    """Beyond the last eight calls (read again after every answer), older calls' inputs are read
+    again in turn: code that keeps its first call's x and writes into it at its thirtieth call
+    is found within a few answers, and every later call says so."""
+    w = worker("""
+        global _kept
+        _kept = globals().get("_kept", [])
+        _kept.append(x)
+        if len(_kept) == 30:
+            _kept[0][0] = -1.0  # the first call's x, 29 calls after it returned
+        return float(np.sum(x))
+    """)
+    replies = [w.call({"x": np.arange(4.0) + i}) for i in range(45)]
+    assert all(r.status == "returned" for r in replies), replies
+    found = [i for i, r in enumerate(replies) if r.mutated]
+    assert found and 29 <= found[0] <= 29 + 3, found  # 22 older calls, read 8 an answer
+    assert found == list(range(found[0], 45)), found
+    assert "written after your function had returned" in str(replies[found[0]].mutated["x"])
+
+
 def test_the_remote_function_raises_what_the_judge_expects(tmp_path):
     path = kata_file(tmp_path, """
         if x == "value":
