@@ -58,10 +58,16 @@ ROOT = Path(__file__).resolve().parents[2]
 WRONG = ROOT / "tests" / "katas"  # then KATA / "wrong" / FILE
 RTOL = 1e-9
 ATOL = 1e-12
-#: Each call gets at most this long (one catalogue file hangs on purpose), and the whole
-#: diagnosis at most BUDGET seconds: past it, nothing is said rather than a verdict delayed.
+#: Each call gets at most this much of the judge's CPU time (one catalogue file hangs on
+#: purpose), and the whole diagnosis at most BUDGET seconds of it, and WALL seconds of the clock:
+#: past either, nothing is said rather than a verdict delayed. CPU time, so that a busy machine
+#: (which only makes the judge wait) does not drop a diagnosis: the same answer is named the same
+#: way at any load. The answer's own calls run in its worker, under the worker's limits; the
+#: wall clock bounds what they add.
 CALL_SECONDS = 0.25
 BUDGET = 1.5
+WALL = 15.0
+CALL_WALL = 2.5  #: a call's wall-clock backstop (code that sleeps uses no CPU)
 
 
 class _OutOfTime(Exception):
@@ -72,14 +78,15 @@ class _Clock:
     def __init__(self, budget: float, call: float):
         import time
 
-        self.end = time.monotonic() + budget
+        self.end = time.process_time() + budget
+        self.wall_end = time.monotonic() + max(WALL, budget)
         self.call = call
 
     def run(self, fn, kwargs: dict) -> Outcome:
         import time
 
-        left = self.end - time.monotonic()
-        if left <= 0:
+        left = self.end - time.process_time()
+        if left <= 0 or time.monotonic() > self.wall_end:
             raise _OutOfTime
         return behaviour(fn, kwargs, min(self.call, left))
 
@@ -146,10 +153,13 @@ def _load_project_function(path: Path, mtime_ns: int, function: str):
 
 
 def behaviour(fn, kwargs: dict, seconds: float = CALL_SECONDS) -> Outcome:
-    """What ``fn`` does with a fresh copy of ``kwargs``, within ``seconds``."""
+    """What ``fn`` does with a fresh copy of ``kwargs``, within ``seconds`` of this process's CPU
+    time and ``CALL_WALL`` of the clock (an answer's own call runs in its worker, under the
+    worker's limits)."""
     kwargs = copy.deepcopy(kwargs)
     try:
-        with time_limit(seconds, what="a call"), warnings.catch_warnings():
+        with time_limit(CALL_WALL, what="a call"), time_limit(seconds, what="a call", cpu=True), \
+                warnings.catch_warnings():
             warnings.simplefilter("ignore")
             return call_here(fn, kwargs)
     except KataTimeout:
