@@ -1,4 +1,4 @@
-"""Starts the causal pass at offset m - n - 1 instead of m - n: each query misses its own key, and with m = n the offset -1 puts every key but the last into the starting state."""
+"""Starts the causal pass at offset m - n - 1 instead of m - n: with m > n each query misses its own key; with m = n the offset -1 puts every key but the last into the starting state, and every query sees them all."""
 import numpy as np
 
 #: Keys (and queries) per chunk of the causal pass: each chunk holds one (chunk, chunk) block.

@@ -1,4 +1,4 @@
-"""Does not check q, k and v for NaN or inf: a NaN in v or an inf in a key no query sees is let through instead of raising ValueError (only a NaN that reaches an allowed score raises, through the overflow check)."""
+"""Does not check q, k and v for NaN or inf: a NaN in v or an inf in a key no query sees is let through instead of raising ValueError (only a NaN or inf that reaches an allowed score raises, through the overflow check)."""
 import numpy as np
 
 
