@@ -100,6 +100,7 @@ BATTERY = Battery(
         Case("nested-list inputs", lambda r: {a: (x.tolist() if isinstance(x, np.ndarray) else x) for a, x in _sliding(2, 5, 2, 2, 2, 1)(r).items()}),
         *(_random(i) for i in range(8)),
         Case("window = 0", _error(window=0), "error"),
+        Case("window = -1", _error(window=-1), "error"),
         Case("window = True (a bool)", _error(window=True), "error"),
         Case("window = 2.0 (a float)", _error(window=2.0), "error"),
         Case("num_sinks = -1", _error(num_sinks=-1), "error"),
