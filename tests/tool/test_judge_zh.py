@@ -91,7 +91,8 @@ def test_plain_pytest_follows_the_saved_language(sandbox):
     for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
         environ.pop(name, None)
     proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist",
-                           "tests/test_softmax.py", "-x"],
+                           "tests/test_softmax.py", "-x", "--hypothesis-seed=1"],  # a run whose first
+                          # failure is a value mismatch (expected / actual): a fresh seed's may be another property
                           cwd=sandbox.root, env=environ, capture_output=True, text=True, timeout=600)
     out = proc.stdout
     assert proc.returncode == 1, out[-3000:]

@@ -159,26 +159,32 @@ def warm_judge_ready(box) -> set[int]:
     if conn is None:  # no warm judge here: the judge runs below the kernel
         return set()
     conn.close()
-    return {p for server in warm_servers() for p in descendants(server) | {server}}
+    return {p for server in warm_servers(box.root) for p in descendants(server) | {server}}
 
 
-def warm_servers() -> set[int]:
+def warm_servers(root: Path) -> set[int]:
+    """The warm judges of the checkout at ``root``: the user's others (other tests' sandboxes,
+    run beside this one by pytest-xdist) are not this kernel's."""
     from dojo.judge.judge_key import folder
 
     pids = set()
     for about in folder().glob("*.json") if folder().is_dir() else ():
         try:
-            pids.add(int(json.loads(about.read_text())["pid"]))
+            pid = int(json.loads(about.read_text())["pid"])
         except (OSError, ValueError, KeyError, TypeError):
             continue
+        words = cmdline(pid).split()
+        if words and Path(words[-1]).resolve() == Path(root).resolve():
+            pids.add(pid)
     return pids
 
 
-def judging(kernel_pid: int, before: set[int]) -> set[int]:
+def judging(kernel_pid: int, before: set[int], root: Path) -> set[int]:
     """The processes judging for this kernel: below it (a cold judge, the interview's child),
-    and what the warm judge started for it beyond what ran there before (``before``)."""
+    and what the warm judge of its checkout (``root``) started for it beyond what ran there
+    before (``before``)."""
     found = descendants(kernel_pid)
-    for server in warm_servers():
+    for server in warm_servers(root):
         found |= descendants(server) - before
     return found
 
@@ -222,7 +228,7 @@ def test_interrupting_the_kernel_stops_the_judge_and_leaves_nothing_running(box,
         kernel_pid = km.provisioner.process.pid
         deadline, early = time.monotonic() + PATIENCE, []
         while True:  # the judge is running: a worker forked from a zygote runs the answer
-            below = judging(kernel_pid, before)
+            below = judging(kernel_pid, before, box.root)
             commands = [cmdline(p) for p in below]
             if sum("zygote" in c for c in commands) >= (1 if before else 2):
                 break
@@ -246,7 +252,7 @@ def test_interrupting_the_kernel_stops_the_judge_and_leaves_nothing_running(box,
         state = box.state / "state.json"
         assert not state.exists() or "verdict" not in json.loads(state.read_text())["katas"].get("softmax", {})
         deadline = time.monotonic() + PATIENCE  # killed: a worker of the warm judge's zygote ends on its own hang-up
-        while left := [p for p in below | judging(kernel_pid, before) if running(p)]:
+        while left := [p for p in below | judging(kernel_pid, before, box.root) if running(p)]:
             assert time.monotonic() < deadline, [cmdline(p) for p in left]
             time.sleep(0.05)
         # the kernel is still there, and the file was saved
@@ -463,17 +469,17 @@ def test_a_kernel_that_dies_during_an_interview_with_a_hanging_answer_leaves_not
         if when == "after judging":
             reply, shown = k.run("%%kata softmax\n" + HANGS)
             assert 'class="dojo-interview-count"' in shown, shown  # judged: the count is shown
-            below = judging(kernel_pid, before)
+            below = judging(kernel_pid, before, box.root)
         elif when == "after an interrupt":
             msg_id = interrupt_a_hanging_save(k)
             reply, _ = reply_to(k.client, msg_id, time.monotonic() + PATIENCE)
             assert reply["content"]["ename"] == "KeyboardInterrupt"
-            below = judging(kernel_pid, before)
+            below = judging(kernel_pid, before, box.root)
         else:
             k.client.execute("%%kata softmax\n" + HANGS)
             deadline = time.monotonic() + PATIENCE
             while True:  # the interview's judge is running the hanging answer: a zygote has a worker
-                below = judging(kernel_pid, before)
+                below = judging(kernel_pid, before, box.root)
                 if sum("zygote" in cmdline(p) for p in below) >= (1 if before else 2):
                     break
                 assert time.monotonic() < deadline, [cmdline(p) for p in below]
