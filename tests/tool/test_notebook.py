@@ -159,33 +159,39 @@ def warm_judge_ready(box) -> set[int]:
     if conn is None:  # no warm judge here: the judge runs below the kernel
         return set()
     conn.close()
-    return {p for server in warm_servers(box.root) for p in descendants(server) | {server}}
+    return {p for server in warm_servers() for p in descendants(server) | {server}}
 
 
-def warm_servers(root: Path) -> set[int]:
-    """The warm judges of the checkout at ``root``: the user's others (other tests' sandboxes,
-    run beside this one by pytest-xdist) are not this kernel's."""
+def warm_servers() -> set[int]:
     from dojo.judge.judge_key import folder
 
-    pids, ours = set(), set()
+    pids = set()
     for about in folder().glob("*.json") if folder().is_dir() else ():
         try:
-            pid = int(json.loads(about.read_text())["pid"])
+            pids.add(int(json.loads(about.read_text())["pid"]))
         except (OSError, ValueError, KeyError, TypeError):
             continue
-        pids.add(pid)
-        words = cmdline(pid).split()
-        if words and Path(words[-1]).resolve() == Path(root).resolve():
-            ours.add(pid)
-    return ours or pids  # none named after this checkout: all of them, as before
+    return pids
 
 
-def judging(kernel_pid: int, before: set[int], root: Path) -> set[int]:
+def ours(pid: int, root: Path) -> bool:
+    """Whether a process found below the warm judges is this checkout's: another test's warm judge
+    (pytest-xdist runs tests side by side) forks verdict children that name their own checkout
+    (``judge_server KEY ROOT``) and a zygote whose workers name it too (``sys.path.insert(0, ROOT)``);
+    they are not this kernel's leftovers."""
+    words = cmdline(pid)
+    if "dojo.judge.judge_server" in words:
+        return Path(words.split()[-1]).resolve() == Path(root).resolve()
+    if "zygote" in words and "sys.path.insert(0, " in words:
+        return f"'{root}'" in words or f"'{Path(root).resolve()}'" in words
+    return True
+
+
+def judging(kernel_pid: int, before: set[int]) -> set[int]:
     """The processes judging for this kernel: below it (a cold judge, the interview's child),
-    and what the warm judge of its checkout (``root``) started for it beyond what ran there
-    before (``before``)."""
+    and what the warm judge started for it beyond what ran there before (``before``)."""
     found = descendants(kernel_pid)
-    for server in warm_servers(root):
+    for server in warm_servers():
         found |= descendants(server) - before
     return found
 
@@ -229,7 +235,7 @@ def test_interrupting_the_kernel_stops_the_judge_and_leaves_nothing_running(box,
         kernel_pid = km.provisioner.process.pid
         deadline, early = time.monotonic() + PATIENCE, []
         while True:  # the judge is running: a worker forked from a zygote runs the answer
-            below = judging(kernel_pid, before, box.root)
+            below = judging(kernel_pid, before)
             commands = [cmdline(p) for p in below]
             if sum("zygote" in c for c in commands) >= (1 if before else 2):
                 break
@@ -253,7 +259,7 @@ def test_interrupting_the_kernel_stops_the_judge_and_leaves_nothing_running(box,
         state = box.state / "state.json"
         assert not state.exists() or "verdict" not in json.loads(state.read_text())["katas"].get("softmax", {})
         deadline = time.monotonic() + PATIENCE  # killed: a worker of the warm judge's zygote ends on its own hang-up
-        while left := [p for p in below | judging(kernel_pid, before, box.root) if running(p)]:
+        while left := [p for p in below | judging(kernel_pid, before) if running(p) and ours(p, box.root)]:
             assert time.monotonic() < deadline, [cmdline(p) for p in left]
             time.sleep(0.05)
         # the kernel is still there, and the file was saved
@@ -470,17 +476,17 @@ def test_a_kernel_that_dies_during_an_interview_with_a_hanging_answer_leaves_not
         if when == "after judging":
             reply, shown = k.run("%%kata softmax\n" + HANGS)
             assert 'class="dojo-interview-count"' in shown, shown  # judged: the count is shown
-            below = judging(kernel_pid, before, box.root)
+            below = judging(kernel_pid, before)
         elif when == "after an interrupt":
             msg_id = interrupt_a_hanging_save(k)
             reply, _ = reply_to(k.client, msg_id, time.monotonic() + PATIENCE)
             assert reply["content"]["ename"] == "KeyboardInterrupt"
-            below = judging(kernel_pid, before, box.root)
+            below = judging(kernel_pid, before)
         else:
             k.client.execute("%%kata softmax\n" + HANGS)
             deadline = time.monotonic() + PATIENCE
             while True:  # the interview's judge is running the hanging answer: a zygote has a worker
-                below = judging(kernel_pid, before, box.root)
+                below = judging(kernel_pid, before)
                 if sum("zygote" in cmdline(p) for p in below) >= (1 if before else 2):
                     break
                 assert time.monotonic() < deadline, [cmdline(p) for p in below]
@@ -491,7 +497,7 @@ def test_a_kernel_that_dies_during_an_interview_with_a_hanging_answer_leaves_not
         k.close()  # the kernel is killed (shutdown now=True): the interview gets SIGHUP
         closed = True
         deadline = time.monotonic() + PATIENCE
-        while left := [p for p in below if running(p)]:
+        while left := [p for p in below if running(p) and ours(p, box.root)]:
             assert time.monotonic() < deadline, [cmdline(p) for p in left]
             time.sleep(0.1)
         session = json.loads((box.state / "interview.json").read_text())["current"]
