@@ -103,6 +103,24 @@ def test_ci_runs_the_readme_test_command_and_the_contributors_command_verbatim()
     )
 
 
+def _collected(*args: str) -> list[str]:
+    done = subprocess.run([sys.executable, "-m", "pytest", "--impl", "solutions", "--collect-only", "-q",
+                           "-p", "no:cacheprovider", *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    return [line for line in done.stdout.splitlines() if "::" in line]
+
+
+@pytest.mark.contributors
+def test_a_test_file_named_on_the_command_line_runs_whole_in_either_suite():
+    """The suites split the tool's tests (README line: smoke; --contributors: the rest), but a
+    file named on the command line runs whole either way: before, ``pytest --impl solutions
+    tests/tool/test_lang.py`` deselected all 16 and exited 5 without a word."""
+    plain = _collected("tests/tool/test_lang.py")
+    assert plain and all(line.startswith("tests/tool/test_lang.py::") for line in plain)
+    assert _collected("--contributors", "tests/tool/test_lang.py") == plain
+    smoke = _collected("tests/tool/test_clean.py")
+    assert len(smoke) > len(_collected("tests/tool/test_clean.py", "-m", "smoke")) > 0
+
+
 def test_untouched_stubs_each_report_not_implemented_once(tmp_path):
     impl = tmp_path / "stubs"  # the stubs as generated, whatever katas/ holds now
     impl.mkdir()

@@ -103,11 +103,27 @@ def contributors_only(item) -> bool:
     return of_the_tool and item.get_closest_marker("smoke") is None
 
 
+def named_files(config) -> set[Path]:
+    """The test files named on the command line (``tests/tool/test_clean.py``, or one of its
+    tests with ``::``); folders and the bare command name none."""
+    named = set()
+    for arg in config.args:
+        path = Path(str(arg).split("::")[0])
+        path = path if path.is_absolute() else Path(config.invocation_params.dir) / path
+        if path.suffix == ".py" and path.is_file():
+            named.add(path.resolve())
+    return named
+
+
 def _split_suites(config, items) -> None:
     """The README's test line runs what a user needs to trust an install; ``--contributors``
-    runs the rest (and only the rest): CI runs both, so nothing goes untested."""
+    runs the rest (and only the rest): CI runs both, so nothing goes untested. A test file named
+    on the command line runs whole, whichever suite its tests belong to (as pytest users expect:
+    ``pytest --impl solutions tests/tool/test_clean.py`` runs that file's tests)."""
     wanted = config.getoption("--contributors")
-    kept = [it for it in items if contributors_only(it) == wanted]
+    named = named_files(config)
+    kept = [it for it in items
+            if contributors_only(it) == wanted or Path(str(it.path)).resolve() in named]
     if len(kept) != len(items):
         ids = {id(it) for it in kept}
         config.dojo_other_suite = [it for it in items if id(it) not in ids]
