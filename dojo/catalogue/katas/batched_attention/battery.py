@@ -72,12 +72,13 @@ def _huge_padding(rng):
     return kw
 
 
-def _far_below(rng):
-    """Causal and right-padded, with every score about -1e12 (x[..., 0] up to 3e6, in_proj_weight's
-    q rows 1 and k rows -1 in column 0): a finite fill of -1e9 gives the blocked keys all the weight."""
+def _far_below(rng, far=1e6):
+    """Causal and right-padded, with every score about -far² (x[..., 0] up to 3 far, in_proj_weight's
+    q rows 1 and k rows -1 in column 0): -1e12 by default, where a finite fill of -1e9 gives the
+    blocked keys all the weight; -1e6 at far = 1e3, where a fill of -1e4 does and -1e9 does not."""
     kw = _ba(2, 3, 2, 1, "right", causal=True)(rng)
     E = kw["x"].shape[-1]
-    kw["x"][..., 0] += 1e6 * np.arange(1, kw["x"].shape[1] + 1)
+    kw["x"][..., 0] += far * np.arange(1, kw["x"].shape[1] + 1)
     kw["in_proj_weight"][:E, 0], kw["in_proj_weight"][E : 2 * E, 0] = 1.0, -1.0
     return kw
 
@@ -142,6 +143,7 @@ BATTERY = Battery(
         Case("large scores (~1e4)", _ba(2, 3, 2, 2, "right", scale=30.0)),
         Case("padded positions hold values ~1e9", _huge_padding),
         Case("causal and padded, every allowed score far below -1e9 (about -1e12)", _far_below),
+        Case("causal and padded, every allowed score far below -1e4 (about -1e6)", lambda r: _far_below(r, 1e3)),
         Case("causal given as numpy.bool_", lambda r: {**_ba(2, 3, 2, 1, "right")(r), "causal": np.bool_(True)}),
         Case("float32 inputs (computed in float64)", _forms(lambda a: a.astype(np.float32))),
         Case("positions 0.06 apart near 2**20 (lost in float32)",

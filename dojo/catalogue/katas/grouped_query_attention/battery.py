@@ -90,6 +90,8 @@ BATTERY = Battery(
         Case("large scores (~1e4)", _gqa(3, 4, 4, 2, 3, 2, 2, scale=40.0)),
         Case("causal, scores above 1e9 (the future must stay exactly 0)", _gqa(4, 3, 4, 2, 2, 2, 3, causal=True, scale=1e5)),
         Case("causal, every allowed score far below -1e9 (about -1e12)", projected_scores_far_below(_gqa(4, 3, 4, 2, 2, 2, 3, causal=True))),
+        Case("causal, every allowed score far below -1e30 (about -1e40)",
+             projected_scores_far_below(_gqa(4, 3, 4, 2, 2, 2, 3, causal=True), far=1e20)),
         Case("float32 inputs (computed in float64)",
              lambda r: {k: (v.astype(np.float32) if isinstance(v, np.ndarray) else v)
                         for k, v in _gqa(3, 4, 4, 2, 2, 3, 2)(r).items()}),

@@ -53,7 +53,8 @@ BATTERY = Battery(
     outputs=("softmax(x)",),
     cases=(
         Case("1-D logits", fixed(x=np.array([1.0, 2.0, 3.0]), axis=-1)),
-        Case("2-D, axis=-1", lambda r: {"x": normal(r, (3, 5), 2.0), "axis": -1}),
+        # square, so that a max or a sum without keepdims broadcasts (against the wrong axis) instead of raising
+        Case("2-D, axis=-1", lambda r: {"x": normal(r, (4, 4), 2.0), "axis": -1}),
         Case("2-D, axis=0", lambda r: {"x": normal(r, (3, 5), 2.0), "axis": 0}),
         Case("3-D, axis=1", lambda r: {"x": normal(r, (2, 4, 3), 2.0), "axis": 1}),
         Case("3-D, axis=-3", lambda r: {"x": normal(r, (3, 2, 4), 2.0), "axis": -3}),
