@@ -45,6 +45,25 @@ def pytest_addoption(parser):
     )
 
 
+#: The contributors' suite runs this many xdist workers a core under ``-n auto``: much of it waits
+#: (hostile files that sleep or hang until a limit, subprocesses starting, kernels, terminals),
+#: about 0.4 to 0.6 of a core a worker (docs/benchmarks.md). The README's line keeps one a core.
+CONTRIBUTORS_WORKERS_PER_CORE = 2
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto`` for ``--contributors``: two workers a core (pytest-xdist's own variable,
+    ``PYTEST_XDIST_AUTO_NUM_WORKERS``, still decides when set); otherwise xdist's one a core."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS") or not config.getoption("--contributors"):
+        return None
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return CONTRIBUTORS_WORKERS_PER_CORE * max(1, cores)
+
+
 def pytest_configure(config):
     config.addinivalue_line(
         "markers",
