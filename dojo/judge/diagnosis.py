@@ -11,9 +11,9 @@ out (the reference raises ValueError). A catalogue file is named when it does wh
 does on every input tried and its bug shows on them (it differs from the reference somewhere).
 When none does, a file is named for its value bug alone (a first draft with a known value bug
 and no input checks) when it does what the answer does on every valid input, except where one
-of the two raised ValueError and the other returned (a check, not a value), and returns a
-wrong value on one of them (a ValueError is no evidence of a value bug: NumPy raises it for
-shapes too). The checks are then said separately, from what the answer itself did: the
+of the two raised ValueError and the other returned (a check, not a value) or both raised,
+and returns a wrong value on one of them (a ValueError is no evidence of a value bug: NumPy
+raises it for shapes too). The checks are then said separately, from what the answer itself did: the
 battery's error cases it does not raise ValueError for (``Diagnosis.unchecked``; said
 whenever the named bug is a value bug). So a file's first docstring line describes only what
 shows on valid inputs when its bug shows there. When nothing matches (an answer with two
@@ -362,8 +362,10 @@ def kata_tolerance(kata: str) -> str | None:
 
 
 def _checks_differ(a: Outcome, b: Outcome) -> bool:
-    """One call raised ValueError and the other returned: a check, not a value, tells them apart."""
-    return {a.status, b.status} == {"raised", "returned"} and (a.value_error or b.value_error)
+    """One call raised ValueError and the other returned (a check, not a value, tells them apart),
+    or both raised on an input the contract allows (a crash, whether NumPy says IndexError or ValueError)."""
+    both = a.status == b.status == "raised"
+    return both or ({a.status, b.status} == {"raised", "returned"} and (a.value_error or b.value_error))
 
 
 def _compare(fn, tolerance, inputs, mine, correct, valid, ruled_out, clock) -> tuple[str | None, bool]:
