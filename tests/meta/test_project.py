@@ -121,6 +121,26 @@ def test_a_test_file_named_on_the_command_line_runs_whole_in_either_suite():
     assert len(smoke) > len(_collected("tests/tool/test_clean.py", "-m", "smoke")) > 0
 
 
+@pytest.mark.parametrize("cores,contributors,environ,workers", [
+    (2, True, None, 4), (16, True, None, 20), (1, True, None, 2),  # one a core more, at most 4 more
+    (2, False, None, None), (2, True, "3", None),  # the README's line; xdist's own variable decides
+])
+def test_auto_workers_of_the_contributors_suite(monkeypatch, cores, contributors, environ, workers):
+    from tests.plugin import options
+
+    class Config:
+        def getoption(self, name):
+            assert name == "--contributors"
+            return contributors
+
+    monkeypatch.setattr(options.os, "sched_getaffinity", lambda pid: set(range(cores)))
+    if environ is None:
+        monkeypatch.delenv("PYTEST_XDIST_AUTO_NUM_WORKERS", raising=False)
+    else:
+        monkeypatch.setenv("PYTEST_XDIST_AUTO_NUM_WORKERS", environ)
+    assert options.pytest_xdist_auto_num_workers(Config()) == workers
+
+
 def test_untouched_stubs_each_report_not_implemented_once(tmp_path):
     impl = tmp_path / "stubs"  # the stubs as generated, whatever katas/ holds now
     impl.mkdir()

@@ -45,23 +45,27 @@ def pytest_addoption(parser):
     )
 
 
-#: The contributors' suite runs this many xdist workers a core under ``-n auto``: much of it waits
-#: (hostile files that sleep or hang until a limit, subprocesses starting, kernels, terminals),
-#: about 0.4 to 0.6 of a core a worker (docs/benchmarks.md). The README's line keeps one a core.
-CONTRIBUTORS_WORKERS_PER_CORE = 2
+#: Workers the contributors' suite adds under ``-n auto`` beyond one a core: one a core more, at
+#: most this many (each worker holds torch and starts judges: memory). Much of the suite waits
+#: (hostile files that sleep or hang until a limit, subprocesses starting, kernels, terminals):
+#: on two cores four workers took 23.6 minutes where two took 29 (docs/benchmarks.md). The
+#: README's line keeps one a core.
+EXTRA_CONTRIBUTORS_WORKERS = 4
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config):
-    """``-n auto`` for ``--contributors``: two workers a core (pytest-xdist's own variable,
-    ``PYTEST_XDIST_AUTO_NUM_WORKERS``, still decides when set); otherwise xdist's one a core."""
+    """``-n auto`` for ``--contributors``: two workers a core, at most EXTRA_CONTRIBUTORS_WORKERS
+    more than cores (pytest-xdist's own variable, ``PYTEST_XDIST_AUTO_NUM_WORKERS``, still
+    decides when set); otherwise xdist's one a core."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS") or not config.getoption("--contributors"):
         return None
     try:
         cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         cores = os.cpu_count() or 1
-    return CONTRIBUTORS_WORKERS_PER_CORE * max(1, cores)
+    cores = max(1, cores)
+    return cores + min(cores, EXTRA_CONTRIBUTORS_WORKERS)
 
 
 def pytest_configure(config):
