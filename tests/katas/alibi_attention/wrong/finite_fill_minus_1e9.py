@@ -1,4 +1,4 @@
-"""Blocks future keys with a finite -1e9 instead of -inf: they leak when every allowed score is far below -1e9."""
+"""Blocks future keys with a finite -1e9 instead of -inf: they leak when every allowed score is far below -1e9. Any other large finite fill is the same bug, with its own threshold."""
 import numpy as np
 
 

@@ -1,4 +1,4 @@
-"""Blocks future and padding keys with np.where(allowed, scores, -1e4) (BERT's -10000) instead of -inf, which is wrong when a row's allowed scores all lie far below -1e4."""
+"""Blocks future and padding keys with np.where(allowed, scores, -1e4) (BERT's -10000) instead of -inf, which is wrong when a row's allowed scores all lie far below -1e4. Any other large finite fill is the same bug, with its own threshold."""
 import numbers
 
 import numpy as np

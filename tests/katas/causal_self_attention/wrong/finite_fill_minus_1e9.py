@@ -1,4 +1,4 @@
-"""Blocks future keys with np.where(allowed, scores, -1e9) instead of -inf, which is wrong when a row's allowed scores all lie far below -1e9."""
+"""Blocks future keys with np.where(allowed, scores, -1e9) instead of -inf, which is wrong when a row's allowed scores all lie far below -1e9. Any other large finite fill is the same bug, with its own threshold."""
 import numpy as np
 
 

@@ -1,4 +1,4 @@
-"""Fills blocked scores with -1e9 instead of -inf (masked_fill(mask, -1e9)): right while the allowed scores lie above -1e9, but once they are all far below zero every blocked key outweighs them and takes the weight."""
+"""Fills blocked scores with -1e9 instead of -inf (masked_fill(mask, -1e9)): right while the allowed scores lie above -1e9, but once they are all far below zero every blocked key outweighs them and takes the weight. Any other large finite fill is the same bug, with its own threshold."""
 import numpy as np
 
 

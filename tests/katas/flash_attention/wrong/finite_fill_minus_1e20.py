@@ -1,4 +1,4 @@
-"""Blocks future keys with np.where(allowed, s, -1e20) instead of -inf, which is wrong when a row's allowed scores all lie below -1e20."""
+"""Blocks future keys with np.where(allowed, s, -1e20) instead of -inf, which is wrong when a row's allowed scores all lie below -1e20. Any other large finite fill is the same bug, with its own threshold."""
 import numbers
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""Blocks future keys with -1e4 instead of -inf (np.copyto(scores, -1e4, where=blocked)), which is wrong when a row's allowed scores all lie far below -1e4."""
+"""Blocks future keys with -1e4 instead of -inf (np.copyto(scores, -1e4, where=blocked)), which is wrong when a row's allowed scores all lie far below -1e4. Any other large finite fill is the same bug, with its own threshold."""
 import numbers
 
 import numpy as np

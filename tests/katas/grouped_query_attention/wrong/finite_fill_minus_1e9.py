@@ -1,4 +1,4 @@
-"""Blocks future keys with -1e9 instead of -inf (np.copyto(scores, -1e9, where=blocked)), which is wrong when a row's allowed scores all lie far below -1e9."""
+"""Blocks future keys with -1e9 instead of -inf (np.copyto(scores, -1e9, where=blocked)), which is wrong when a row's allowed scores all lie far below -1e9. Any other large finite fill is the same bug, with its own threshold."""
 import numbers
 
 import numpy as np

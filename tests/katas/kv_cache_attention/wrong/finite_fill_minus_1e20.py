@@ -1,4 +1,4 @@
-"""Blocks future keys with a finite -1e20 (masked_fill(mask == 0, -1e20)) instead of -inf, which is wrong once a row's allowed scores lie below about -1e20."""
+"""Blocks future keys with a finite -1e20 (masked_fill(mask == 0, -1e20)) instead of -inf, which is wrong once a row's allowed scores lie below about -1e20. Any other large finite fill is the same bug, with its own threshold."""
 import numpy as np
 
 

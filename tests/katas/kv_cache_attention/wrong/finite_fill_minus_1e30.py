@@ -1,4 +1,4 @@
-"""Blocks future keys with a finite -1e30 (a NEG_INF = -1e30 constant) instead of -inf, which is wrong once a row's allowed scores lie below about -1e30."""
+"""Blocks future keys with a finite -1e30 (a NEG_INF = -1e30 constant) instead of -inf, which is wrong once a row's allowed scores lie below about -1e30. Any other large finite fill is the same bug, with its own threshold."""
 import numpy as np
 
 NEG_INF = -1e30  # "minus infinity" for the mask

@@ -1,4 +1,4 @@
-"""Blocks future keys with a finite -1e6 (np.where(allowed, scores, -1e6), the value d2l's masked_softmax fills) instead of -inf, which is wrong once a row's allowed scores lie below about -1e6."""
+"""Blocks future keys with a finite -1e6 (np.where(allowed, scores, -1e6), the value d2l's masked_softmax fills) instead of -inf, which is wrong once a row's allowed scores lie below about -1e6. Any other large finite fill is the same bug, with its own threshold."""
 import numpy as np
 
 

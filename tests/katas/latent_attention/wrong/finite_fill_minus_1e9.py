@@ -1,4 +1,4 @@
-"""Blocks future keys with a finite fill, np.where(allowed, scores, -1e9), so when every allowed score of a row lies far below -1e9 the blocked keys take the weight."""
+"""Blocks future keys with a finite fill, np.where(allowed, scores, -1e9), so when every allowed score of a row lies far below -1e9 the blocked keys take the weight. Any other large finite fill is the same bug, with its own threshold."""
 import numbers
 
 import numpy as np

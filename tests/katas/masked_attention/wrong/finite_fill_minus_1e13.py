@@ -1,4 +1,4 @@
-"""Blocks with np.where(mask, scores, -1e13) instead of -inf, which is wrong when a row's allowed scores all lie below -1e13."""
+"""Blocks with np.where(mask, scores, -1e13) instead of -inf, which is wrong when a row's allowed scores all lie below -1e13. Any other large finite fill is the same bug, with its own threshold."""
 import numpy as np
 
 

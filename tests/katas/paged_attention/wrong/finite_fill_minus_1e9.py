@@ -1,4 +1,4 @@
-"""Blocks future keys with np.where(allowed, scores, -1e9) instead of -inf, so they take the weight when the allowed scores lie far below -1e9."""
+"""Blocks future keys with np.where(allowed, scores, -1e9) instead of -inf, so they take the weight when the allowed scores lie far below -1e9. Any other large finite fill is the same bug, with its own threshold."""
 import numpy as np
 
 

@@ -1,4 +1,4 @@
-"""Fills blocked scores with a finite -1e20 (masked_fill(mask == 0, -1e20)) instead of -inf, which wins once a row's allowed scores lie below about -1e20."""
+"""Fills blocked scores with a finite -1e20 (masked_fill(mask == 0, -1e20)) instead of -inf, which wins once a row's allowed scores lie below about -1e20. Any other large finite fill is the same bug, with its own threshold."""
 import numpy as np
 
 

@@ -1,4 +1,4 @@
-"""Fills blocked scores with a finite -1e30 (a NEG_INF = -1e30 constant) instead of -inf, which wins once a row's allowed scores lie below about -1e30."""
+"""Fills blocked scores with a finite -1e30 (a NEG_INF = -1e30 constant) instead of -inf, which wins once a row's allowed scores lie below about -1e30. Any other large finite fill is the same bug, with its own threshold."""
 import numpy as np
 
 NEG_INF = -1e30  # "minus infinity" for the mask

@@ -1,4 +1,4 @@
-"""Fills blocked scores with a finite -1e4 (np.where(allowed, scores, -1e4), GPT-2's masked_bias) instead of -inf, which wins once a row's allowed scores lie below about -1e4."""
+"""Fills blocked scores with a finite -1e4 (np.where(allowed, scores, -1e4), GPT-2's masked_bias) instead of -inf, which wins once a row's allowed scores lie below about -1e4. Any other large finite fill is the same bug, with its own threshold."""
 import numpy as np
 
 

@@ -1,4 +1,4 @@
-"""Fills blocked scores with a finite -1e9 (np.where(allowed, scores, -1e9)), which wins once the allowed scores lie below -1e9."""
+"""Fills blocked scores with a finite -1e9 (np.where(allowed, scores, -1e9)), which wins once the allowed scores lie below -1e9. Any other large finite fill is the same bug, with its own threshold."""
 import numpy as np
 
 
