@@ -177,6 +177,7 @@ def bench_kata(kata: registry.Kata, runs: int) -> None:
     try:
         match = live.wait_for(rb"Write your answer in: (\S+)", 0)
         attempt = Path(match.group(1).decode())
+        attempt = attempt if attempt.is_absolute() else root / attempt  # said from the repository
         pos = live.wait_for(rb"the clock stops hard[^\n]*\n", match.end()).end()
         interview = save_to_verdict(live, attempt, texts, rb"properties pass[^\n]*\n", pos)
     finally:
