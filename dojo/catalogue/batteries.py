@@ -141,6 +141,27 @@ def projected_scores_far_below(build: Callable[[np.random.Generator], dict], far
     return far_below
 
 
+#: One magnitude per row of ``rows_far_below``: a finite fill F for the blocked keys takes a row's
+#: weight when it lies above that row's allowed scores, so the rows it takes tell the fills -1e4,
+#: -1e5, -1e6, -1e7, -1e9, -1e10, -1e20, -1e30 and -inf apart (the last row is ordinary).
+ROW_MAGNITUDES = (3e4, 3e5, 3e6, 3e7, 3e9, 1e14, 1e25, 1e35, 1.0)
+
+
+def rows_far_below(build: Callable[[np.random.Generator], dict]) -> Callable[[np.random.Generator], dict]:
+    """``build``'s call (9 queries, d_k = 2) with every score of query i near -ROW_MAGNITUDES[i]:
+    q[i] along column 0 at that magnitude, each key's column 0 a distinct step in -[1, 2)."""
+
+    def far_below(rng):
+        kw = build(rng)
+        m = len(kw["k"])
+        steps = rng.permutation(m) / m + 1.0  # one per key: a row's scores lie apart
+        q = np.column_stack([np.array(ROW_MAGNITUDES), np.zeros(len(ROW_MAGNITUDES))]) + 0.01 * kw["q"]
+        k = np.column_stack([-steps, np.zeros(m)]) + 0.01 * kw["k"]
+        return {**kw, "q": q, "k": k}
+
+    return far_below
+
+
 def one_allowed_per_row(rng, n, m, density):
     mask = rng.random((n, m)) < density
     mask[np.arange(n), rng.integers(0, m, size=n)] = True

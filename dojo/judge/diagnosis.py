@@ -13,8 +13,8 @@ When none does, a file is named for its value bug alone (a first draft with a kn
 and no input checks) when it does what the answer does on every valid input, except where one
 of the two raised ValueError and the other returned (a check, not a value) or both raised,
 and returns a wrong value on one of them (a ValueError is no evidence of a value bug: NumPy
-raises it for shapes too). The checks are then said separately, from what the answer itself did: the
-battery's error cases it does not raise ValueError for (``Diagnosis.unchecked``; said
+raises it for shapes too). The checks are then said separately, from what the answer itself
+did: the battery's error cases it does not raise ValueError for (``Diagnosis.unchecked``; said
 whenever the named bug is a value bug). So a file's first docstring line describes only what
 shows on valid inputs when its bug shows there. When nothing matches (an answer with two
 value bugs, a bug nobody catalogued, a hang, a bug that values cannot show such as memory

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dojo.catalogue.batteries import Battery, Case, Panel, Speed, fixed, normal, scores_far_below, set_entry, torch_weights
+from dojo.catalogue.batteries import Battery, Case, Panel, Speed, fixed, normal, scores_far_below, rows_far_below, set_entry, torch_weights
 
 
 def _qkv(rng, n, m, d_k, d_v, scale=1.0):
@@ -29,21 +29,6 @@ def _huge_future(rng):
     direction = kw["q"][0] / np.abs(kw["q"][0]).max()
     kw["k"][4:] = np.outer([1.0, 1.5], direction) * 1e12
     kw["v"][4:] = normal(rng, (2, 2), 1e6)
-    return kw
-
-
-#: One magnitude per row of _rows_far_below: a finite fill F for the future keys takes a row's
-#: weight when it lies above that row's allowed scores, so the rows it takes tell the
-#: fills -1e4, -1e5, -1e6, -1e7, -1e9, -1e10, -1e20, -1e30 and -inf apart.
-_ROW_MAGNITUDES = (3e4, 3e5, 3e6, 3e7, 3e9, 1e14, 1e25, 1e35, 1.0)
-
-
-def _rows_far_below(rng):
-    """9 new tokens, 11 cached: every score of row i near -_ROW_MAGNITUDES[i] (the last row, which blocks nothing, ordinary)."""
-    kw = _qkv(rng, 9, 11, 2, 2)
-    steps = rng.permutation(11) / 11.0 + 1.0  # 1 .. 1.91, one per key: a row's scores lie apart
-    kw["q"] = np.column_stack([np.array(_ROW_MAGNITUDES), np.zeros(9)]) + 0.01 * kw["q"]
-    kw["k"] = np.column_stack([-steps, np.zeros(11)]) + 0.01 * kw["k"]
     return kw
 
 
@@ -92,7 +77,7 @@ BATTERY = Battery(
         Case("d_k != d_v (d_k=5, d_v=2), n=2, m=4", _cached(2, 4, 5, 2)),
         Case("large scores (~1e4), n=3, m=5", _cached(3, 5, 4, 2, scale=100.0)),
         Case("n=3, m=5, every allowed score far below -1e9 (about -1e12)", scores_far_below(_cached(3, 5, 2, 3))),
-        Case("rows' allowed scores near -3e4, -3e5, -3e6, -3e7, -3e9, -1e14, -1e25, -1e35 (a finite fill takes some rows)", _rows_far_below),
+        Case("rows' allowed scores near -3e4, -3e5, -3e6, -3e7, -3e9, -1e14, -1e25, -1e35 (a finite fill takes some rows)", rows_far_below(lambda r: _qkv(r, 9, 11, 2, 2))),
         Case("future keys 1e12 long along q[0] (must stay exactly 0)", _huge_future),
         Case("float32 inputs (computed in float64)",
              lambda r: {a: x.astype(np.float32) for a, x in _qkv(r, 2, 4, 3, 2).items()}),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dojo.catalogue.batteries import Battery, Case, Panel, Speed, fixed, normal, set_entry
+from dojo.catalogue.batteries import Battery, Case, Panel, Speed, fixed, normal, rows_far_below, set_entry
 
 
 def _qkv(rng, n, m, d_k, d_v, scale=1.0):
@@ -47,21 +47,6 @@ def _far_below(rng):
     u = np.array([1.0, 0.5, 2.0])
     return {"q": np.outer([1.0, 1.5], u), "k": -np.outer(normal(rng, 7) ** 2 + 1.0, u) * 1e30,
             "v": normal(rng, (7, 2)), "window": 2, "num_sinks": 1}
-
-
-#: One magnitude per row of _rows_far_below: a finite fill F for the blocked keys takes a row's
-#: weight when it lies above that row's allowed scores, so the rows it takes tell the
-#: fills -1e4, -1e5, -1e6, -1e7, -1e9, -1e10, -1e20, -1e30 and -inf apart.
-_ROW_MAGNITUDES = (3e4, 3e5, 3e6, 3e7, 3e9, 1e14, 1e25, 1e35, 1.0)
-
-
-def _rows_far_below(rng):
-    """n=9, m=13, window 2, 1 sink: every score of row i near -_ROW_MAGNITUDES[i] (the last row ordinary)."""
-    kw = _sliding(9, 13, 2, 2, 2, 1)(rng)
-    steps = rng.permutation(13) / 13.0 + 1.0  # 1 .. 1.92, one per key: a row's scores lie apart
-    kw["q"] = np.column_stack([np.array(_ROW_MAGNITUDES), np.zeros(9)]) + 0.01 * kw["q"]
-    kw["k"] = np.column_stack([-steps, np.zeros(13)]) + 0.01 * kw["k"]
-    return kw
 
 
 def _error(**changes):
@@ -109,7 +94,7 @@ BATTERY = Battery(
         Case("large scores (~1e4), n=3, m=8, window 3, 1 sink", _sliding(3, 8, 4, 2, 3, 1, scale=100.0)),
         Case("blocked keys 1e12 long along q[0] (must stay exactly 0)", _huge_blocked),
         Case("every score about -1e30 (far below -1e9)", _far_below),
-        Case("rows' allowed scores near -3e4, -3e5, -3e6, -3e7, -3e9, -1e14, -1e25, -1e35 (a finite fill takes some rows)", _rows_far_below),
+        Case("rows' allowed scores near -3e4, -3e5, -3e6, -3e7, -3e9, -1e14, -1e25, -1e35 (a finite fill takes some rows)", rows_far_below(_sliding(9, 13, 2, 2, 2, 1))),
         Case("window and num_sinks as numpy.int64", lambda r: {**_sliding(3, 7, 2, 2, 2)(r), "window": np.int64(2), "num_sinks": np.int64(1)}),
         Case("float32 inputs (computed in float64)",
              lambda r: {a: (x.astype(np.float32) if isinstance(x, np.ndarray) else x) for a, x in _sliding(2, 6, 3, 2, 2, 1)(r).items()}),
