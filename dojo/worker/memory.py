@@ -40,25 +40,34 @@ def _held(pid: int, folder: str) -> tuple[int | None, int | None]:
 def peak(worker, kwargs: dict, cpu: float | None = None):
     """How much memory a call of ``worker``'s function on ``kwargs`` needs (bytes, or None where
     it cannot be read), measured in a fresh worker as the module says; the second call's reply."""
+    replies, needed = peak_of(worker, kwargs, kwargs, cpu)
+    return replies[-1], needed
+
+
+def peak_of(worker, first: dict, second: dict, cpu: float | None = None):
+    """``([replies], bytes or None)``: as ``peak``, with the first call made on ``first`` and the
+    second on ``second`` (two settings measured in the time of one: the second call's rise and
+    what the first left behind count together). The replies of the calls made, in order: one
+    when the first did not return."""
     worker.close()
     if worker.start() is not None:
-        return worker.call(kwargs, cpu), None
+        return [worker.call(first, cpu)], None
     pid, folder = worker.pid, str(worker.folder)
     module = procfs.anonymous_beyond_parent(pid)
     held_before, libraries_before = _held(pid, folder)
     before = procfs.rss(pid, reset=True)
-    first = worker.call(kwargs, cpu)
-    if first.status != "returned" or worker.pid is None:
-        return first, None
+    reply = worker.call(first, cpu)
+    if reply.status != "returned" or worker.pid is None:
+        return [reply], None
     first_high = procfs.status_field(pid, "VmHWM")
     held_after, libraries_after = _held(pid, folder)
     base = procfs.rss(pid, reset=True)
-    reply = worker.call(kwargs, cpu)
-    second_high = procfs.status_field(pid, "VmHWM") if reply.status == "returned" else None
+    replies = [reply, worker.call(second, cpu)]
+    second_high = procfs.status_field(pid, "VmHWM") if replies[1].status == "returned" else None
     figures = (module, held_before, libraries_before, before, first_high, held_after, libraries_after,
                base, second_high)
     if None in figures:
-        return reply, None
+        return replies, None
     first_rise = (first_high - before) - min(LIBRARY_ALLOWANCE, max(0, libraries_after - libraries_before))
     later = max(0, held_after - held_before) + max(0, second_high - base)
-    return reply, max(0, module) + max(0, first_rise, later)
+    return replies, max(0, module) + max(0, first_rise, later)

@@ -152,6 +152,14 @@ class RemoteFunction:
         reply, peak = self.worker.peak_memory(kwargs, cpu)
         return self._result(reply), peak
 
+    def peak_memory_of(self, first: dict, second: dict, cpu: float | None = None) -> tuple[list, int | None]:
+        """([the two results], the memory the calls need): the first call on ``first``, the
+        second on ``second``, measured together (``dojo.worker.memory.peak_of``)."""
+        from dojo.worker import memory
+
+        replies, peak = memory.peak_of(self.worker, first, second, cpu)
+        return [self._result(reply) for reply in replies], peak
+
     def _result(self, reply):
         self.cpu_used += reply.cpu
         self.asleep_used += reply.asleep

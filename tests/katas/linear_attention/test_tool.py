@@ -46,9 +46,10 @@ def test_a_full_matrix_causal_answer_fails_the_memory_bound(sandbox, wrong):
     sandbox.write_kata(KATA, wrong(KATA, "causal_full_matrix"))
     failed = sandbox.run("test", KATA)
     assert failed.code == 1, failed.out + failed.err
-    assert "✗ At n = m = 4096 and d_k = d_v = 16, causal or not, a call needs less than 40 MiB of memory" in failed.out
+    assert ("✗ At n = 1024, m = 16384 and d_k = d_v = 4, a call with causal=False and one with causal=True need less "
+            "than 12 MiB of memory") in failed.out
     assert "✓ out matches torch's quadratic form" in failed.out
-    assert "failing input, as your function got it:" in failed.out and "shrunk" not in failed.out  # a fixed input
+    assert "failing input: the property called your function 2 times" in failed.out and "shrunk" not in failed.out  # a fixed input
 
 
 def test_compare_draws_the_weights_and_marks_a_future_leak(sandbox, wrong, tmp_path):

@@ -1,10 +1,9 @@
 """A blocked flash attention, right in every value, that builds the whole (n, m) causal mask up
-front as booleans (1 byte an entry: 4 MiB at n = m = 2048, under the 16 MiB bound), against
-the contract's "never hold an array of n·m elements"."""
+front as booleans (1 byte an entry), against the contract's "never hold an array of n·m
+elements". At n = m = 2048 it fitted under the old bound (16 MiB: 10.7 MiB measured); at the
+bound's size now (n = 1024, m = 16384, 12 MiB) the mask alone is 16 MiB."""
 KATA = "flash_attention"
 EXPECT = "the memory bound is broken"  # what the verdict should say
-KNOWN_HOLE = ("the memory bound (16 MiB) leaves room beside a right answer's 7 MiB for an n·m array of bools: "
-              "4 MiB at n = m = 2048, measured 10.7 MiB with causal=True")
 
 import numbers
 

@@ -1,10 +1,9 @@
 """A blocked flash attention, right in every value, that keeps a whole (n, m) additive causal
-bias (0 or -inf) in float16, where both are exact: 8 MiB at n = m = 2048, under the 16 MiB
-bound, against "never hold an array of n·m elements"."""
+bias (0 or -inf) in float16, where both are exact, against "never hold an array of n·m
+elements". At n = m = 2048 it fitted under the old bound (16 MiB: 14.9 MiB measured); at the
+bound's size now (n = 1024, m = 16384, 12 MiB) the bias alone is 32 MiB."""
 KATA = "flash_attention"
 EXPECT = "the memory bound is broken"  # what the verdict should say
-KNOWN_HOLE = ("the memory bound (16 MiB) leaves room beside a right answer's 7 MiB for an n·m array of float16: "
-              "8 MiB at n = m = 2048, measured 14.9 MiB with causal=True")
 
 import numbers
 
