@@ -24,6 +24,10 @@ from hypothesis import settings
 from hypothesis.database import DirectoryBasedExampleDatabase
 
 ENV = "DOJO_RUN_SEED"
+#: This run's seed, once chosen (None: derandomised, as in CI). A property that builds its own
+#: input instead of drawing it (a fixed size, such as a memory bound's) mixes it in, so that input
+#: changes from run to run too, and ``--seed`` replays it.
+current: int | None = None
 
 
 def in_ci(environ=None) -> bool:
@@ -47,7 +51,14 @@ def without_ci(environ: dict) -> dict:
 
 
 def choose(config) -> tuple[int | None, bool]:
-    """(the run's seed, whether it was asked for on the command line). None: derandomised."""
+    """(the run's seed, whether it was asked for on the command line). None: derandomised.
+    Also kept in ``current``."""
+    global current
+    current, given = _choose(config)
+    return current, given
+
+
+def _choose(config) -> tuple[int | None, bool]:
     given = config.getoption("hypothesis_seed", None)
     if given is not None:
         try:
@@ -76,7 +87,35 @@ def example_database(state_dir: Path, impl: Path):
         probe.unlink()
     except OSError:
         return None
-    return DirectoryBasedExampleDatabase(str(folder))
+    return SafeDirectoryDatabase(str(folder))
+
+
+class SafeDirectoryDatabase(DirectoryBasedExampleDatabase):
+    """Hypothesis's folder of examples, each read through ``dojo.text.safe_read``: a FIFO, a
+    device, a socket or a file over ``LIMIT`` put in the state folder is skipped, never read
+    (a FIFO there hung every run of the kata, a right answer's too)."""
+
+    LIMIT = 2**20  # an example is a few hundred bytes
+
+    def fetch(self, key: bytes):
+        key_path = getattr(self, "_key_path", None)  # Hypothesis's own layout (private)
+        if key_path is None:
+            yield from super().fetch(key)
+            return
+        from dojo.text import safe_read
+
+        folder = key_path(key)
+        try:
+            names = os.listdir(folder) if folder.is_dir() else []
+        except OSError:
+            return
+        for name in names:
+            try:
+                value = safe_read.read_bytes(folder / name, limit=self.LIMIT)
+            except (OSError, ValueError):
+                continue
+            if value is not None:
+                yield value
 
 
 def apply(items, seed: int | None, replay: bool = False) -> None:

@@ -37,7 +37,7 @@ def run(kata, x, axis=-1):
 @S.valid_inputs(calls=lambda case: [{"x": case[0], "axis": case[1]}])
 @st.composite
 def cases(draw, kind=None):
-    shape, axis = draw(S.shapes_and_axis())
+    shape, axis = draw(S.shapes_and_axis(max_dims=4))  # "any shape": a bug of 4-D input shows only there
     return draw(S.logits(shape, axis, kind)), axis
 
 

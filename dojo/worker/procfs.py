@@ -112,6 +112,19 @@ def rss(pid: int, reset: bool = False) -> int | None:
     return status_field(pid, "VmRSS")
 
 
+def written(pid: int) -> int | None:
+    """Bytes ``pid`` has passed to write(2) and its kin so far (``wchar`` of /proc/PID/io): to files,
+    memory files and pipes alike, whether the data is kept or not."""
+    try:
+        with open(f"/proc/{pid}/io", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("wchar:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
 def tasks(pid: int) -> list[str]:
     try:
         return os.listdir(f"/proc/{pid}/task")

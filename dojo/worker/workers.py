@@ -8,7 +8,7 @@ waits, reading three things the candidate's code cannot forge because they come 
 
 - **CPU time.** A call may use ``Limits.cpu`` seconds of CPU; past that it is stopped. A busy
   machine slows the wall clock, not this.
-- **Waiting.** A call that is not runnable (sleeping, blocked) and uses next to no CPU for
+- **Waiting.** A call that is not runnable (sleeping, blocked, stopped) and uses next to no CPU for
   ``Limits.idle`` seconds is stopped: ``time.sleep``, a lock, a blocking read; so is one seen
   asleep for ``Limits.asleep`` seconds in all, in short naps between bursts of work (a busy
   machine keeps a process runnable, never asleep: this counts no time the machine took).
@@ -311,7 +311,7 @@ class Worker:
                     return self._hung("wall", now - started, self.limits.wall, what)
                 window_samples += 1
                 window_runnable += state == "R"
-                if state in ("S", "D"):  # asleep or blocked since the last look, as far as we know
+                if state in ("S", "D", "T", "t"):  # asleep, blocked or stopped since the last look, as far as we know
                     asleep += now - last
                     if asleep >= self.limits.asleep:
                         return self._hung("asleep", asleep, self.limits.asleep, what)

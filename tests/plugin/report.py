@@ -165,7 +165,7 @@ def _failure(item, kata, excinfo) -> dict:
         out["calls"] = [_call_data(exc.inputs)]
     elif calls:  # in the kata's own argument names, as your function got them
         # Hypothesis shrinks only what it draws: a property that builds a fixed input itself
-        # (INPUT_BUILT_INSIDE: flash attention's memory bound at 1024 x 16384) is not said to be shrunk
+        # (INPUT_BUILT_INSIDE: flash attention's memory bound at 1000 x 16500) is not said to be shrunk
         fixed = getattr(item, "originalname", item.name) in getattr(getattr(item, "module", None), "INPUT_BUILT_INSIDE", ())
         drawn = is_hypothesis_test(getattr(item, "obj", None)) and not fixed
         out["inputs_label"] = "input.shrunk" if drawn else "input.given"

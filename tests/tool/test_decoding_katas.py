@@ -66,16 +66,16 @@ def test_a_full_matrix_flash_attention_fails_the_memory_bound_in_test_and_compar
     sandbox.write_kata("flash_attention", wrong("flash_attention", "full_matrix"))
     r = sandbox.run("test", "flash_attention")
     assert r.code == 1, r.out + r.err
-    assert ("✗ At n = 1024, m = 16384, d_k = d_v = 4 and block_size = 64, a call with causal=False and one with "
+    assert ("✗ At n = 1000, m = 16500, d_k = d_v = 4 and block_size = 64, a call with causal=False and one with "
             "causal=True need less than 12 MiB") in r.out
     assert "the memory bound is broken" in r.out and "the contract's bound is 12 MiB" in r.out
     assert r.out.count("✗") == 1  # its values are right: only the memory property fails
-    # the input is the fixed 1024 x 16384 one: not "shrunk by Hypothesis" (issue 35)
+    # the input is the fixed 1000 x 16500 one: not "shrunk by Hypothesis" (issue 35)
     assert "failing input: the property called your function 2 times" in r.out and "shrunk" not in r.out
 
     r = sandbox.run("compare", "flash_attention", "--no-speed")
     assert r.code == 1, r.out + r.err
-    row = next(ln for ln in r.out.splitlines() if "the memory bound: n = 1024, m = 16384" in ln)
+    row = next(ln for ln in r.out.splitlines() if "the memory bound: n = 1000, m = 16500" in ln)
     assert row.startswith("✗") and "the values agree, but yours peaked at" in row
     assert "the contract's bound is 12.0 MiB" in row
     assert "Yours disagrees with the reference on 2 of" in r.out  # the two memory cases: causal and not

@@ -84,3 +84,26 @@ def test_a_language_file_that_is_no_file_is_ignored_promptly(sandbox, how):
                                                  "LC_MESSAGES": None})
     assert r.code == 0, r.out + r.err
     assert "Traceback" not in r.err and "not started" in r.out
+
+
+def test_the_example_database_skips_what_is_no_file(tmp_path):
+    """Hypothesis's examples live in ``.dojo/examples/`` (tests/seeding.py): a FIFO there hung
+    every run of the kata, a right answer's too (a fresh hostile round, stop 48). A FIFO, a link
+    to /dev/zero and a file over the size bound in a key's folder are skipped; the real example
+    is still read, promptly."""
+    import threading
+
+    from tests.seeding import SafeDirectoryDatabase
+
+    db = SafeDirectoryDatabase(str(tmp_path))
+    db.save(b"key", b"an example")
+    folder = db._key_path(b"key")  # Hypothesis's layout (private): the key's own folder
+    os.mkfifo(folder / "a-fifo")
+    (folder / "a-device").symlink_to("/dev/zero")
+    (folder / "too-large").write_bytes(b"x" * (SafeDirectoryDatabase.LIMIT + 1))
+    found = []
+    reader = threading.Thread(target=lambda: found.extend(db.fetch(b"key")), daemon=True)
+    reader.start()
+    reader.join(PROMPT)
+    assert not reader.is_alive(), "fetch blocked"
+    assert found == [b"an example"]

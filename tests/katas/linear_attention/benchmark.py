@@ -5,7 +5,7 @@ form (the full n×n matrix phi(q) phi(k)ᵀ, masked), in time and in peak memory
 
 For each implementation, in this process: the median and best wall time of --runs calls (after
 a warm-up call) and tracemalloc's peak during one call (NumPy reports its allocations to it).
-Then the judge's own measure at the bound's size (n = 1024, m = 16384, d = 4; dojo/worker/memory.py,
+Then the judge's own measure at the bound's size (n = 1000, m = 16500, d = 4; dojo/worker/memory.py,
 the bound is in tests/test_linear_attention.py): in a fresh worker, what the module holds, what a
 first call (causal=False) leaves resident and the rise during a second call (causal=True), for the
 reference, every right answer in tests/katas/linear_attention/right/, the full-matrix wrong
@@ -71,9 +71,9 @@ def main() -> int:
         median, best = timed(fn, inputs, args.runs)
         peak = traced_peak(fn, inputs)
         print(f"{name:34} {median * 1e3:7.1f} ms {best * 1e3:7.1f} ms {peak / 2**20:13.1f} MiB")
-    print("the judge's measure at n = 1024, m = 16384, d = 4 (in a fresh worker: module + first call kept + second call's rise;"
+    print("the judge's measure at n = 1000, m = 16500, d = 4 (in a fresh worker: module + first call kept + second call's rise;"
           " bound 12 MiB):")
-    inputs = {"q": rng.normal(size=(1024, 4)), "k": rng.normal(size=(16384, 4)), "v": rng.normal(size=(16384, 4))}
+    inputs = {"q": rng.normal(size=(1000, 4)), "k": rng.normal(size=(16500, 4)), "v": rng.normal(size=(16500, 4))}
     files = [REPO / "solutions" / "linear_attention.py",
              *sorted((REPO / "tests" / "katas" / "linear_attention" / "right").glob("*.py")), WRONG_FULL,
              WRONG_FULL.parent / "keeps_a_matrix_between_calls.py",

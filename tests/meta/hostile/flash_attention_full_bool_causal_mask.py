@@ -1,7 +1,7 @@
 """A blocked flash attention, right in every value, that builds the whole (n, m) causal mask up
 front as booleans (1 byte an entry), against the contract's "never hold an array of n·m
 elements". At n = m = 2048 it fitted under the old bound (16 MiB: 10.7 MiB measured); at the
-bound's size now (n = 1024, m = 16384, 12 MiB) the mask alone is 16 MiB."""
+bound's size now (n = 1000, m = 16500, 12 MiB) the mask alone is 15.7 MiB."""
 KATA = "flash_attention"
 EXPECT = "the memory bound is broken"  # what the verdict should say
 

