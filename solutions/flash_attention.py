@@ -46,9 +46,9 @@ def flash_attention(q, k, v, block_size, causal=False):
 
     Speed: the judge makes a few hundred calls on small inputs. Together they may take 1 s of
     CPU per Hypothesis example (20 s in a practice run; the reference needs under 0.5 s), and
-    one call at most 2 s of CPU (10 s for each call at the memory bound's size); past that the answer is
-    stopped as too slow. Loops over rows, heads or blocks are fine; a Python loop over single
-    entries is not.
+    one call at most 2 s of CPU (10 s for each call at the memory bound's size); past that the
+    answer is stopped as too slow. Loops over rows, heads or blocks are fine; a Python loop over
+    single entries is not.
     """
     if isinstance(block_size, bool) or not isinstance(block_size, numbers.Integral) or block_size < 1:
         raise ValueError(f"block_size must be a positive int, got {block_size!r}")

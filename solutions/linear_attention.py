@@ -54,9 +54,9 @@ def linear_attention(q, k, v, causal=False):
 
     Speed: the judge makes a few hundred calls on small inputs. Together they may take 1 s of
     CPU per Hypothesis example (20 s in a practice run; the reference needs under 0.5 s), and
-    one call at most 2 s of CPU (10 s for each call at the memory bound's size); past that the answer is
-    stopped as too slow. Loops over rows, keys or chunks are fine; a Python loop over single
-    entries is not.
+    one call at most 2 s of CPU (10 s for each call at the memory bound's size); past that the
+    answer is stopped as too slow. Loops over rows, keys or chunks are fine; a Python loop over
+    single entries is not.
     """
     q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
     for name, a in (("q", q), ("k", k), ("v", v)):
