@@ -145,10 +145,19 @@ class RemoteFunction:
         self.worker.close()
 
     def __call__(self, **kwargs):
+        self._refuse_if_broken()
         return self._result(self.worker.call(kwargs))
+
+    def _refuse_if_broken(self) -> None:
+        """Once a worker of this file has sent a malformed answer (the file tampered with the
+        channel: never a bug of the answer's), every later call fails the same way at once,
+        instead of a fresh worker each time repeating it at the judge's cost."""
+        if getattr(self, "_broken", None) is not None:
+            raise CandidateEscape(self._broken)
 
     def peak_memory(self, cpu: float | None = None, **kwargs) -> tuple[object, int | None]:
         """(result, the memory a call needs: ``dojo.worker.memory``, in a fresh worker)."""
+        self._refuse_if_broken()
         reply, peak = self.worker.peak_memory(kwargs, cpu)
         return self._result(reply), peak
 
@@ -157,6 +166,7 @@ class RemoteFunction:
         second on ``second``, measured together (``dojo.worker.memory.peak_of``)."""
         from dojo.worker import memory
 
+        self._refuse_if_broken()
         replies, peak = memory.peak_of(self.worker, first, second, cpu)
         return [self._result(reply) for reply in replies], peak
 
@@ -170,7 +180,8 @@ class RemoteFunction:
         if reply.status == "died":
             raise CandidateEscape(message("candidate.died", function=self.function, how_text=how))
         if reply.status == "broken":
-            raise CandidateEscape(message("candidate.broken", function=self.function, how_text=how))
+            self._broken = message("candidate.broken", function=self.function, how_text=how)
+            raise CandidateEscape(self._broken)
         self._check_budget()
         if reply.status == "raised":
             raise _rebuild(reply.info, self.function)

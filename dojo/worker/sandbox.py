@@ -21,7 +21,9 @@ after fork, while the worker has a single thread.
   ptrace, process_vm_readv/writev, pidfd_getfd, process_madvise, pidfd_send_signal (whatever
   the target: it is an fd, which a filter cannot see), socket, socketpair, connect, bind,
   listen, accept, accept4 and io_uring_setup (the channel it was given is all the network a
-  worker has), and for kill, tkill, tgkill,
+  worker has), memfd_create, memfd_secret, shmget and shmat (no memory the judge's resident
+  count cannot see, and no SysV segment left behind), prlimit64 on any process but itself
+  (named by its pid or 0: never the judge's or the zygote's limits), and for kill, tkill, tgkill,
   rt_sigqueueinfo, rt_tgsigqueueinfo whose first argument (its low 32 bits, the pid_t the
   kernel reads) is not the pid read at install time: kill(0, -1 or -pgid) is refused,
   tgkill(own pid, tid) reaches own threads only, tkill only the main thread. clone3 gets ENOSYS
@@ -197,13 +199,20 @@ _NR = {  # name: (x86_64, aarch64); None where the architecture has no such sysc
     "seccomp": (317, 277),
     "socket": (41, 198), "socketpair": (53, 199), "connect": (42, 203), "bind": (49, 200),
     "listen": (50, 201), "accept": (43, 202), "accept4": (288, 242), "io_uring_setup": (425, 425),
+    "memfd_create": (319, 279), "memfd_secret": (447, 447), "shmget": (29, 194), "shmat": (30, 196),
+    "prlimit64": (302, 261),
 }
 _DENIED = ("fork", "vfork", "execve", "execveat", "ptrace", "process_vm_readv",
            "process_vm_writev", "pidfd_getfd", "process_madvise", "pidfd_send_signal",
            # no new socket, and no connection: the worker keeps the channel it was given, and
            # cannot reach a warm judge's (pathname) socket, nor send a datagram anywhere
-           "socket", "socketpair", "connect", "bind", "listen", "accept", "accept4", "io_uring_setup")
+           "socket", "socketpair", "connect", "bind", "listen", "accept", "accept4", "io_uring_setup",
+           # no memory the judge's count cannot see, no SysV segment to outlive the worker
+           "memfd_create", "memfd_secret", "shmget", "shmat")
 _SELF_ONLY = ("kill", "tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo")
+#: Allowed on this process only, named by its pid or by 0 (glibc's setrlimit is prlimit64(0, ...)):
+#: never on the judge's or the zygote's limits.
+_SELF_OR_ZERO = ("prlimit64",)
 _CLONE_THREAD = 0x00010000
 _RET_KILL_PROCESS, _RET_ERRNO, _RET_ALLOW = 0x80000000, 0x00050000, 0x7FFF0000
 _LD_ABS, _JEQ, _JGE, _JSET, _RET = 0x20, 0x15, 0x35, 0x45, 0x06  # BPF_LD|W|ABS, BPF_JMP|..|K
@@ -246,9 +255,12 @@ def _filter(arch: str, pid: int) -> list[tuple[int, int, int, int]]:
     program.append((_JEQ, nr["clone3"], "enosys", 0))
     program.append((_JEQ, nr["clone"], "clone", 0))
     program += [(_JEQ, nr[name], "self", 0) for name in _SELF_ONLY]
+    program += [(_JEQ, nr[name], "self_or_zero", 0) for name in _SELF_OR_ZERO]
     program += [(_RET, _RET_ALLOW, 0, 0),
                 "clone", (_LD_ABS, _OFF_ARG0_LOW, 0, 0), (_JSET, _CLONE_THREAD, "allow", "eperm"),
                 "self", (_LD_ABS, _OFF_ARG0_LOW, 0, 0), (_JEQ, pid & 0xFFFFFFFF, "allow", "eperm"),
+                "self_or_zero", (_LD_ABS, _OFF_ARG0_LOW, 0, 0), (_JEQ, 0, "allow", 0),
+                (_JEQ, pid & 0xFFFFFFFF, "allow", "eperm"),
                 "allow", (_RET, _RET_ALLOW, 0, 0),
                 "eperm", (_RET, _RET_ERRNO | errno.EPERM, 0, 0),
                 "enosys", (_RET, _RET_ERRNO | errno.ENOSYS, 0, 0),

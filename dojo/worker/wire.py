@@ -33,7 +33,7 @@ MAGIC = b"DOJO1"
 #: The largest message either side accepts (one full 2048 × 2048 float64 matrix is 32 MiB).
 MAX_FRAME = 256 * 2**20
 MAX_DEPTH = 32
-#: The deepest JSON nesting a header may have, counted before it is parsed (``dojo.text.safe_read``):
+#: The deepest JSON nesting a header may have, counted before it is parsed (``_deeper_than``):
 #: a value nested ``MAX_DEPTH`` deep takes at most three JSON levels per level (a dict's pair in
 #: its list in its node), under the header's own few. Deeper is refused, never parsed.
 HEADER_DEPTH = 3 * (MAX_DEPTH + 2) + 8
@@ -221,10 +221,30 @@ def decode(data: bytes):
 
 def _loads(data: bytes):
     """A header's JSON, its nesting bounded before it is parsed (``WireError`` past it)."""
-    try:
-        return safe_read.loads(data, HEADER_DEPTH)
-    except safe_read.TooDeep:
-        raise WireError(f"a header nested more than {HEADER_DEPTH} levels deep") from None
+    if data.count(b"[") + data.count(b"{") > HEADER_DEPTH and _deeper_than(data, HEADER_DEPTH):
+        raise WireError(f"a header nested more than {HEADER_DEPTH} levels deep")
+    return json.loads(data)
+
+
+#: A JSON string, escapes included: its brackets are text, not nesting.
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
+
+
+def _deeper_than(data: bytes, limit: int) -> bool:
+    """Whether ``data`` nests brackets (outside JSON strings) past ``limit``, counted with NumPy a
+    few MiB at a time: a header of 256 MiB of ``[][]...`` took a token-by-token walk 45 s of the
+    judge's time (a hostile round, stop 48); this takes a fraction of a second."""
+    import numpy as np
+
+    codes = np.frombuffer(_STRING.sub(b'""', data), dtype=np.uint8)
+    depth, chunk = 0, 1 << 22
+    for start in range(0, len(codes), chunk):
+        c = codes[start:start + chunk]
+        running = np.cumsum((c == 91).astype(np.int32) + (c == 123) - (c == 93) - (c == 125)) + depth
+        if int(running.max()) > limit:
+            return True
+        depth = int(running[-1])
+    return False
 
 
 def _value(node, blobs: list, depth: int):

@@ -107,3 +107,18 @@ def test_the_example_database_skips_what_is_no_file(tmp_path):
     reader.join(PROMPT)
     assert not reader.is_alive(), "fetch blocked"
     assert found == [b"an example"]
+
+
+def test_the_example_database_reads_a_bounded_number_of_examples(tmp_path):
+    """A key's folder with a thousand hard links to one example (a second hostile round put a
+    million there, and every property read them all before its first example): at most
+    ``MOST`` are read."""
+    from tests.seeding import SafeDirectoryDatabase
+
+    db = SafeDirectoryDatabase(str(tmp_path))
+    db.save(b"key", b"an example")
+    folder = db._key_path(b"key")
+    first = next(folder.iterdir())
+    for i in range(1000):
+        os.link(first, folder / f"link{i}")
+    assert len(list(db.fetch(b"key"))) == SafeDirectoryDatabase.MOST

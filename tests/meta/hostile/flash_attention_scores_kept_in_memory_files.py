@@ -4,9 +4,10 @@ worker's 64 MiB file-size limit: the first pass finds each row's max, the second
 blocks back for exp, the sum and the weighted values. Right in every value. Pages of a memory
 file that is not mapped are not in the worker's resident count, so the matrix was invisible to
 a bound read from /proc/PID/status (found by a fresh hostile round, stop 48). The judge now
-also counts every byte the measured calls write (/proc/PID/io's wchar)."""
+also counts every byte the measured calls write (/proc/PID/io's wchar), and the worker's
+seccomp filter refuses memfd_create (a second round wrote through mappings instead)."""
 KATA = "flash_attention"
-EXPECT = "the memory bound is broken"  # what the verdict should say
+EXPECT = "Operation not permitted"  # what the verdict should say
 
 import numbers
 import os
