@@ -129,6 +129,7 @@ class RemoteFunction:
         #: process runnable, never asleep, so this counts no time the machine took
         self.asleep_used = 0.0
         self.calls = 0
+        self._broken: dict | None = None  # the first malformed answer's message (``_refuse_if_broken``)
         #: Set by the judge: () -> fraction of this process's properties run so far, for the
         #: estimate in a "too slow" verdict.
         self.progress = None
@@ -152,7 +153,7 @@ class RemoteFunction:
         """Once a worker of this file has sent a malformed answer (the file tampered with the
         channel: never a bug of the answer's), every later call fails the same way at once,
         instead of a fresh worker each time repeating it at the judge's cost."""
-        if getattr(self, "_broken", None) is not None:
+        if self._broken is not None:
             raise CandidateEscape(self._broken)
 
     def peak_memory(self, cpu: float | None = None, **kwargs) -> tuple[object, int | None]:
