@@ -265,6 +265,7 @@ def launch(env, holder: dict, kata, extra: list[str]):
     import sys
     import tempfile
 
+    from dojo.commands.notebook.process import interrupt_deferred
     from dojo.text import locale
 
     scratch = tempfile.TemporaryDirectory(prefix="dojo-nb-interview-")
@@ -274,16 +275,18 @@ def launch(env, holder: dict, kata, extra: list[str]):
                "DOJO_FRONT": "notebook"}
     environ.pop("DOJO_COLUMNS", None)
     launched = env.now()
-    with open(log, "wb") as out:
+    with interrupt_deferred() as interrupted, open(log, "wb") as out:  # the child is never lost
         proc = subprocess.Popen(argv, cwd=env.root, env=environ, stdin=subprocess.PIPE, stdout=out,
                                 stderr=subprocess.STDOUT, start_new_session=True)
-    iv = NotebookInterview(env, kata, proc, log, scratch, holder)
-    handle = show(html.progress(kata, 0.0, what="interview-opening"))
+        iv = NotebookInterview(env, kata, proc, log, scratch, holder)
 
     def taken() -> bool:
         p = iv.problem()
         return p is not None and float(p.get("tick_wall", 0.0)) >= launched
     try:
+        if interrupted:
+            raise KeyboardInterrupt
+        handle = show(html.progress(kata, 0.0, what="interview-opening"))
         opened = iv.wait_until(taken, handle, "interview-opening")
     except KeyboardInterrupt:
         iv.press("q", "y")

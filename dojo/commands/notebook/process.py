@@ -9,9 +9,11 @@ started (the judge's shards, the zygote and its workers) are stopped and killed 
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -21,6 +23,24 @@ from typing import Callable
 
 #: How often the progress line is refreshed while a child runs, in seconds.
 TICK = 0.25
+
+
+@contextlib.contextmanager
+def interrupt_deferred():
+    """Kernel → Interrupt held back while the block runs (say, ``subprocess.Popen``, which forks
+    and then waits for the exec: a KeyboardInterrupt there loses the child's pid, and the child
+    runs on unseen); yields a list that is non-empty if one came, for the caller to raise after.
+    Outside the main thread (no signal handlers there) nothing is held back."""
+    came: list[int] = []
+    try:
+        previous = signal.signal(signal.SIGINT, lambda *_: came.append(1))
+    except ValueError:  # not the main thread
+        yield came
+        return
+    try:
+        yield came
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 class Run:
@@ -52,9 +72,12 @@ class Run:
         log = self.scratch / "output.txt"
         with open(log, "wb") as out:
             self.started = time.monotonic()
-            self.proc = subprocess.Popen(self.argv, cwd=self.root, env=self.environ(), stdin=subprocess.DEVNULL,
-                                         stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+            with interrupt_deferred() as interrupted:  # an interrupt inside Popen would lose the child
+                self.proc = subprocess.Popen(self.argv, cwd=self.root, env=self.environ(), stdin=subprocess.DEVNULL,
+                                             stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
             try:
+                if interrupted:
+                    raise KeyboardInterrupt
                 while True:
                     try:
                         code = self.proc.wait(timeout=TICK)
