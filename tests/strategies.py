@@ -201,7 +201,15 @@ def with_one_entry(draw, a: np.ndarray, value) -> tuple[np.ndarray, tuple]:
 
 
 #: Ways an array-like can arrive: a float64 array, float32, integers, or nested lists.
-INPUT_FORMS = st.sampled_from(["float64", "float32", "int", "list"])
+#: "int8" and "uint8" are narrow integer arrays with values that fill them: the contracts'
+#: "computed in float64" holds for every dtype, and an answer that keeps an integer input in its
+#: own dtype is exact in int64 with small values, but wraps around in x - max (uint8) or
+#: q @ kᵀ (int8, uint8). BASIC_FORM_NAMES are for inputs whose values mean something on their
+#: own (log-probabilities, probabilities), which these two would change into invalid ones.
+BASIC_FORM_NAMES = ("float64", "float32", "int", "list")
+FORM_NAMES = ("float64", "float32", "int", "int8", "uint8", "list")
+INPUT_FORMS = st.sampled_from(FORM_NAMES)
+BASIC_FORMS = st.sampled_from(BASIC_FORM_NAMES)
 
 
 #: A "list" form of an array with more entries than this is a list of its rows (float64 arrays),
@@ -220,6 +228,15 @@ def as_form(a: np.ndarray, form: str):
         return a, a.astype(np.float64)
     if form == "int":
         a = np.round(a).astype(np.int64)
+        return a, a.astype(np.float64)
+    if form in ("int8", "uint8"):  # scaled so the largest entry fills the dtype (127, 255)
+        top = float(np.abs(a).max(initial=0.0))
+        if top == 0:
+            a = np.zeros(a.shape, dtype=form)
+        elif form == "uint8":
+            a = np.round(np.abs(a) * (255 / top)).astype(np.uint8)
+        else:
+            a = np.round(a * (127 / top)).astype(np.int8)
         return a, a.astype(np.float64)
     if form == "list":
         given = [np.array(row) for row in a] if a.ndim >= 2 and a.size > LIST_ENTRIES else a.tolist()

@@ -353,7 +353,7 @@ def test_padding_and_causal_combine_and_a_query_with_no_key_outputs_the_bias(kat
                     said("why.no-key", about=about(case)))
 
 
-FORM_NAMES = ("float64", "float32", "int", "list")
+FORM_NAMES = S.FORM_NAMES
 
 
 @prop(case=problems(), forms=st.tuples(*(st.sampled_from(FORM_NAMES) for _ in ARRAYS)))

@@ -288,16 +288,19 @@ def test_the_scale_is_one_over_sqrt_d_k(kata, case):
 FORMS = st.one_of(S.INPUT_FORMS.map(lambda f: (f,) * 4), st.tuples(*[S.INPUT_FORMS] * 4))
 
 
+#: Tried on every run in float32, int8 and uint8 (small, its numbers easy to follow).
+_THREE_TOKENS = {
+    "x": np.array([[1.5, -0.5], [0.25, 1.0], [2.0, 0.0]]),
+    "w_q": np.array([[1.0], [0.5]]),
+    "w_k": np.array([[0.5], [-1.0]]),
+    "w_v": np.array([[1.0, 2.0, 3.0, 4.0], [0.5, 0.0, -1.0, 2.0]]),
+}
+
+
 @prop(case=sequences(kind="ordinary"), forms=FORMS)
-@example(
-    case={
-        "x": np.array([[1.5, -0.5], [0.25, 1.0], [2.0, 0.0]]),
-        "w_q": np.array([[1.0], [0.5]]),
-        "w_k": np.array([[0.5], [-1.0]]),
-        "w_v": np.array([[1.0, 2.0, 3.0, 4.0], [0.5, 0.0, -1.0, 2.0]]),
-    },
-    forms=("float32",) * 4,
-)
+@example(case=_THREE_TOKENS, forms=("float32",) * 4)
+@example(case=_THREE_TOKENS, forms=("int8",) * 4)
+@example(case=_THREE_TOKENS, forms=("uint8",) * 4)
 def test_accepts_array_likes_and_returns_float64(kata, case, forms):
     """Accepts lists, integer and float32 arrays for x and the weights, with the same answer as for float64 arrays of those values; returns float64"""
     args, values = {}, {}

@@ -456,7 +456,7 @@ def test_scores_far_below_zero_match_torch(kata, case):
     compare(run(kata, case), want_of(case), case, "why.far-below")
 
 
-FORMS = ("float64", "float32", "int", "list")
+FORMS = S.FORM_NAMES
 
 
 def _as_drawn_and_in_its_forms(case) -> list[dict]:

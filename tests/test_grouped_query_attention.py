@@ -415,7 +415,7 @@ def test_every_heads_rows_sum_to_one_and_causal_zeros_are_exact(kata, case):
                 said("why.row-sums", dims=dims_of(case)))
 
 
-FORM_NAMES = ("float64", "float32", "int", "list")
+FORM_NAMES = S.FORM_NAMES
 
 
 def _as_drawn_and_in_its_forms(case) -> list[dict]:

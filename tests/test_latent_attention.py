@@ -387,7 +387,7 @@ def test_causal_by_row_index_whatever_the_positions(kata, case):
                 message(f"{M}.why.later-rows", t=str(t), dims=dims_of(call)))
 
 
-FORM_NAMES = ("float64", "float32", "int", "list")
+FORM_NAMES = S.FORM_NAMES
 
 
 def _in_forms(case) -> list[dict]:

@@ -341,6 +341,8 @@ FORMS = st.one_of(
 
 @prop(case=problems(), forms=FORMS)
 @example(case={**_EXAMPLE, "causal": True}, forms=("float32", "float32", "float32"))
+@example(case={**_EXAMPLE, "causal": True}, forms=("int8", "int8", "int8"))
+@example(case={**_EXAMPLE, "causal": True}, forms=("uint8", "uint8", "uint8"))
 def test_accepts_array_likes_and_returns_float64(kata, case, forms):
     """Accepts lists, integer and float32 arrays for q, k and v; computes and returns float64"""
     args, values = dict(case), dict(case)

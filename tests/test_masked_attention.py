@@ -332,16 +332,19 @@ FORMS = st.one_of(
 )
 
 
+#: Tried on every run in float32, int8 and uint8 (small, its numbers easy to follow).
+_ONE_QUERY_THREE_KEYS = {
+    "q": np.array([[1.5, -0.5]]),
+    "k": np.array([[1.0, 2.0], [0.25, -1.0], [3.0, 0.5]]),
+    "v": np.array([[1.0, 2.0, 3.0, 4.0], [0.5, 0.0, -1.0, 2.0], [1.0, 1.0, 0.0, -2.0]]),
+    "mask": None,
+}
+
+
 @prop(case=problems(kind="ordinary"), forms=FORMS)
-@example(
-    case={
-        "q": np.array([[1.5, -0.5]]),
-        "k": np.array([[1.0, 2.0], [0.25, -1.0], [3.0, 0.5]]),
-        "v": np.array([[1.0, 2.0, 3.0, 4.0], [0.5, 0.0, -1.0, 2.0], [1.0, 1.0, 0.0, -2.0]]),
-        "mask": None,
-    },
-    forms=("float32", "float32", "float32"),
-)
+@example(case=_ONE_QUERY_THREE_KEYS, forms=("float32", "float32", "float32"))
+@example(case=_ONE_QUERY_THREE_KEYS, forms=("int8", "int8", "int8"))
+@example(case=_ONE_QUERY_THREE_KEYS, forms=("uint8", "uint8", "uint8"))
 def test_accepts_array_likes_and_returns_float64(kata, case, forms):
     """Accepts lists, integer and float32 arrays for q, k and v, with the same answer as for float64 arrays of those values; returns float64"""
     args, values = {}, {}

@@ -466,7 +466,7 @@ def test_every_heads_weight_rows_sum_to_one(kata, case):
     )
 
 
-FORM_NAMES = ("float64", "float32", "int", "list")
+FORM_NAMES = S.FORM_NAMES
 
 
 def _as_drawn_and_in_its_forms(case) -> list[dict]:

@@ -134,8 +134,8 @@ def test_adding_a_constant_to_a_slice_changes_nothing(kata, case, shift, seed):
 def test_accepts_array_likes_and_returns_float64(kata, case, form):
     """Accepts lists, integer and float32 arrays; computes and returns float64 of x's shape"""
     x, axis = case
-    forms = ["float64", "float32", "int", "list"]  # every form on every example, the drawn one
-    forms.remove(form)                             # first: a bug of one form never hides behind the draws
+    forms = list(S.FORM_NAMES)  # every form on every example, the drawn one
+    forms.remove(form)          # first: a bug of one form never hides behind the draws
     for form in [form, *forms]:
         arg, value = S.as_form(x, form)
         got = run(kata, arg, axis)

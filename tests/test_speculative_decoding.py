@@ -495,7 +495,7 @@ DRAFT_FORMS = ("list", "int32", "uint8", "int64")
 @st.composite
 def _in_other_forms(draw):
     case = draw(cases(min_k=1))
-    form = draw(S.INPUT_FORMS.filter(lambda f: f != "int"))
+    form = draw(S.BASIC_FORMS.filter(lambda f: f != "int"))
     x = _tokens(case["draft_tokens"])
     V = case["p"].shape[1]
     drafts = draw(st.sampled_from(DRAFT_FORMS if V <= 255 else ("list", "int32", "int64")))
