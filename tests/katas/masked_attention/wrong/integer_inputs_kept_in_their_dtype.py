@@ -1,6 +1,6 @@
-"""Converts float inputs to float64 but keeps integer arrays as they are, so q @ kᵀ is computed
-in the inputs' own integer dtype: exact for int64 with small entries, but int8 or uint8 scores
-wrap around (127 · 127 does not fit in int8)."""
+"""Keeps integer q, k and v in their own dtype (only floats become float64), so q @ kᵀ wraps around in int8 or uint8.
+
+Exact for int64 with small entries; but 127 · 127 does not fit in int8."""
 import numpy as np
 
 

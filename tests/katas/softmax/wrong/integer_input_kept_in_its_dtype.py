@@ -1,6 +1,7 @@
-"""Converts only float inputs to float64 and keeps an integer array in its own dtype, so x - max is
-computed there: exact in int64, but in uint8 every entry below the slice's maximum wraps around
-to a large positive number (and int8 overflows)."""
+"""Keeps an integer array in its own dtype (only floats become float64), so x - max wraps around in uint8.
+
+Exact in int64; in uint8 every entry below the slice's maximum wraps around to a large
+positive number, and in int8 the difference overflows."""
 import numpy as np
 
 
