@@ -1,4 +1,4 @@
-"""Keeps an integer array in its own dtype (only floats become float64), so x - max wraps around in uint8.
+"""Keeps an integer array in its own dtype (only floats become float64), so x - max wraps around in int8 or uint8.
 
 Exact in int64; in uint8 every entry below the slice's maximum wraps around to a large
 positive number, and in int8 the difference overflows."""
