@@ -14,7 +14,7 @@ A property record (``Property``):
   ``skipped`` (not run because an earlier property hung), ``incomplete`` (the run ended before
   it finished).
 - ``message``, ``hint``: messages; ``calls``: the shrunk input, one mapping of argument names to
-  values per call, as data (arrays as ``dojo.text.messages.array_param``); ``inputs_label``: which
+  values per call (past two calls, the first and the last; ``call_count`` says how many), as data (arrays as ``dojo.text.messages.array_param``); ``inputs_label``: which
   input it is (``input.shrunk``, ``input.hung-on`` …); ``example``: Hypothesis's own text of the
   input when the calls were not recorded.
 - ``diagnosis``: the catalogue id of the known bug it behaves like (``masked_attention/mask_inverted``)

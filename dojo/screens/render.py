@@ -225,13 +225,14 @@ def failure_text(record: dict, function: str, header: str | None = None, glue: b
         else:
             label_text = text(message(label))
         lines += ["", f"  {label_text}"]
-        for i, call in enumerate(calls[:2], 1):
+        for i, call in enumerate(calls[:2], 1):  # past two calls: the first and the last
+            number = count if i == 2 and count > 2 else i
+            if number == count > 2:
+                lines.append("    " + text(message("input.more-calls", count=count - 2)))
             shown = call_text(function, call)
             if count > 1:
-                shown = text(message("input.call", number=i, call=shown))
+                shown = text(message("input.call", number=number, call=shown))
             lines.append(_indent(shown, 4))
-        if count > 2:
-            lines.append("    " + text(message("input.more-calls", count=count - 2)))
     elif label and record.get("example"):
         lines += ["", f"  {text(message(label))}", _indent(record["example"], 4)]
     if header and record.get("node"):

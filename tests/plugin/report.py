@@ -169,7 +169,8 @@ def _failure(item, kata, excinfo) -> dict:
         fixed = getattr(item, "originalname", item.name) in getattr(getattr(item, "module", None), "INPUT_BUILT_INSIDE", ())
         drawn = is_hypothesis_test(getattr(item, "obj", None)) and not fixed
         out["inputs_label"] = "input.shrunk" if drawn else "input.given"
-        out["calls"] = [_call_data(c) for c in calls[:2]]
+        # the first call and the last (where a property stops: the call it found wrong, mostly)
+        out["calls"] = [_call_data(c) for c in (calls if len(calls) <= 2 else [calls[0], calls[-1]])]
         out["call_count"] = len(calls)
     else:
         example = _falsifying_example(exc)
