@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import io
 import re
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 from dojo.catalogue import registry
@@ -145,3 +147,29 @@ def test_a_header_too_wide_for_80_columns_continues_under_the_title(monkeypatch)
     lines = out.getvalue().splitlines()
     assert len(lines) == 2 and all(screen.cell_len(ln) <= 80 for ln in lines), lines
     assert lines[1].startswith(" " * (len("masked_attention") + 3)) and lines[1].strip(), lines
+
+
+def test_a_failing_input_of_many_calls_shows_the_first_and_the_last_call():
+    from tests.plugin.report import _call_data
+
+    def call(dtype):
+        return _call_data({"x": np.array([127, -127]).astype(dtype), "axis": 0})
+    record = _record("test_accepts_array_likes_and_returns_float64", inputs_label="input.shrunk",
+                     calls=[call("float64"), call("int8")], call_count=4)
+    text = _shown(Verdict("softmax", "failing", total=1, records=[record]))
+    block = text.split("the property called your function 4 times")[1]
+    assert block.index("call 1: softmax(") < block.index("(2 more calls in between)") < block.index("call 4: softmax(")
+    assert "dtype=int8" in block.split("call 4: softmax(")[1] and "call 2" not in block
+
+
+INTEGER_DTYPE_KEPT = (Path(__file__).parents[1] / "katas" / "softmax" / "wrong" / "integer_input_kept_in_its_dtype.py")
+
+
+@pytest.mark.contributors  # a whole judge run through the tool (about 3 s)
+def test_dojo_test_shows_the_call_the_property_found_wrong(sandbox):
+    sandbox.write_kata("softmax", INTEGER_DTYPE_KEPT.read_text())
+    r = sandbox.run("test", "softmax")
+    assert r.code == 1, r.out + r.err
+    shown = r.out.split("failing input")[1].split("\n\n")[0]  # the calls shown, the last one last
+    last = shown.rsplit("softmax(", 1)[1]
+    assert "int8" in last, r.out  # the failing call is in int8 or uint8 (its dtype wraps there)
