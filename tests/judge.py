@@ -114,12 +114,13 @@ class Guarded:
                 self._modified(key, original, given[key])
         return result
 
-    def peak_memory(self, cpu: float, first: dict, second: dict):
+    def peak_memory(self, cpu: float, first: dict, second: dict, bound: int | None = None):
         """``([result, result], bytes)``: two calls in a fresh worker, the first on ``first`` and
         the second on ``second``, and the memory they need as the kernel counts it
         (``dojo.worker.memory``: the first call's rise, or what it left behind plus the second
-        call's rise). Always measured in a worker, so a file of the project's own is measured
-        as a candidate's is."""
+        call's rise). With ``bound``, no allocation may take the calls' data past it: where one
+        failed, no results and ``memory.OVER``. Always measured in a worker, so a file of the
+        project's own is measured as a candidate's is."""
         import inspect
         from pathlib import Path
 
@@ -129,7 +130,7 @@ class Guarded:
             remote = RemoteFunction(Path(inspect.getsourcefile(self.fn)), self.fn.__name__, cpu_budget=None)
         made = remote.calls
         try:
-            return remote.peak_memory_of(first, second, cpu=cpu)
+            return remote.peak_memory_of(first, second, cpu=cpu, data_limit=bound)
         except InputModified as e:
             kwargs = (first, second)[min(1, remote.calls - made - 1)]
             key = next(iter(e.after))

@@ -162,13 +162,17 @@ class RemoteFunction:
         reply, peak = self.worker.peak_memory(kwargs, cpu)
         return self._result(reply), peak
 
-    def peak_memory_of(self, first: dict, second: dict, cpu: float | None = None) -> tuple[list, int | None]:
+    def peak_memory_of(self, first: dict, second: dict, cpu: float | None = None,
+                       data_limit: int | None = None) -> tuple[list, float | None]:
         """([the two results], the memory the calls need): the first call on ``first``, the
-        second on ``second``, measured together (``dojo.worker.memory.peak_of``)."""
+        second on ``second``, measured together (``dojo.worker.memory.peak_of``). Where an
+        allocation failed past ``data_limit``: no results, and ``memory.OVER``."""
         from dojo.worker import memory
 
         self._refuse_if_broken()
-        replies, peak = memory.peak_of(self.worker, first, second, cpu)
+        replies, peak = memory.peak_of(self.worker, first, second, cpu, data_limit)
+        if peak == memory.OVER:
+            return [], peak
         return [self._result(reply) for reply in replies], peak
 
     def _result(self, reply):

@@ -21,8 +21,8 @@ after fork, while the worker has a single thread.
   ptrace, process_vm_readv/writev, pidfd_getfd, process_madvise, pidfd_send_signal (whatever
   the target: it is an fd, which a filter cannot see), socket, socketpair, connect, bind,
   listen, accept, accept4 and io_uring_setup (the channel it was given is all the network a
-  worker has), memfd_create, memfd_secret, shmget and shmat (no memory the judge's resident
-  count cannot see, and no SysV segment left behind), prlimit64 on any process but itself
+  worker has), memfd_create, memfd_secret, shmget and shmat, and mmap of shared anonymous
+  memory (no memory the judge's counts cannot see, and no SysV segment left behind), prlimit64 on any process but itself
   (named by its pid or 0: never the judge's or the zygote's limits), and for kill, tkill, tgkill,
   rt_sigqueueinfo, rt_tgsigqueueinfo whose first argument (its low 32 bits, the pid_t the
   kernel reads) is not the pid read at install time: kill(0, -1 or -pgid) is refused,
@@ -200,7 +200,7 @@ _NR = {  # name: (x86_64, aarch64); None where the architecture has no such sysc
     "socket": (41, 198), "socketpair": (53, 199), "connect": (42, 203), "bind": (49, 200),
     "listen": (50, 201), "accept": (43, 202), "accept4": (288, 242), "io_uring_setup": (425, 425),
     "memfd_create": (319, 279), "memfd_secret": (447, 447), "shmget": (29, 194), "shmat": (30, 196),
-    "prlimit64": (302, 261),
+    "prlimit64": (302, 261), "mmap": (9, 222),
 }
 _DENIED = ("fork", "vfork", "execve", "execveat", "ptrace", "process_vm_readv",
            "process_vm_writev", "pidfd_getfd", "process_madvise", "pidfd_send_signal",
@@ -214,9 +214,10 @@ _SELF_ONLY = ("kill", "tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo")
 #: never on the judge's or the zygote's limits.
 _SELF_OR_ZERO = ("prlimit64",)
 _CLONE_THREAD = 0x00010000
+_MAP_SHARED, _MAP_ANONYMOUS = 0x01, 0x20  # MAP_SHARED_VALIDATE (0x03) has the first bit too
 _RET_KILL_PROCESS, _RET_ERRNO, _RET_ALLOW = 0x80000000, 0x00050000, 0x7FFF0000
 _LD_ABS, _JEQ, _JGE, _JSET, _RET = 0x20, 0x15, 0x35, 0x45, 0x06  # BPF_LD|W|ABS, BPF_JMP|..|K
-_OFF_NR, _OFF_ARCH, _OFF_ARG0_LOW = 0, 4, 16  # struct seccomp_data, little-endian
+_OFF_NR, _OFF_ARCH, _OFF_ARG0_LOW, _OFF_ARG3_LOW = 0, 4, 16, 40  # struct seccomp_data, little-endian
 
 
 class _SockFilter(ctypes.Structure):
@@ -256,7 +257,11 @@ def _filter(arch: str, pid: int) -> list[tuple[int, int, int, int]]:
     program.append((_JEQ, nr["clone"], "clone", 0))
     program += [(_JEQ, nr[name], "self", 0) for name in _SELF_ONLY]
     program += [(_JEQ, nr[name], "self_or_zero", 0) for name in _SELF_OR_ZERO]
+    program.append((_JEQ, nr["mmap"], "mmap", 0))
     program += [(_RET, _RET_ALLOW, 0, 0),
+                # shared anonymous memory: outside RLIMIT_DATA, which the memory bounds set
+                "mmap", (_LD_ABS, _OFF_ARG3_LOW, 0, 0), (_JSET, _MAP_ANONYMOUS, 0, "allow"),
+                (_JSET, _MAP_SHARED, "eperm", "allow"),
                 "clone", (_LD_ABS, _OFF_ARG0_LOW, 0, 0), (_JSET, _CLONE_THREAD, "allow", "eperm"),
                 "self", (_LD_ABS, _OFF_ARG0_LOW, 0, 0), (_JEQ, pid & 0xFFFFFFFF, "allow", "eperm"),
                 "self_or_zero", (_LD_ABS, _OFF_ARG0_LOW, 0, 0), (_JEQ, 0, "allow", 0),

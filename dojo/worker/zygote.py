@@ -123,6 +123,12 @@ def main(address: str, token: str, lifeline: int) -> None:
         _reap(workers)
 
 
+#: A worker's exit status when its own code (not the kata's) ran out of memory: past the data
+#: limit the memory bounds set (dojo/worker/memory.py), an answer may leave too little for the
+#: worker to send its reply.
+OUT_OF_MEMORY = 71
+
+
 def _handle(request: dict, fds: list[int], workers: dict, own: tuple) -> dict:
     op = request.get("op")
     if op == "spawn" and len(fds) == 2:
@@ -132,7 +138,9 @@ def _handle(request: dict, fds: list[int], workers: dict, own: tuple) -> dict:
             try:
                 zygote_child.become_worker(request, fds, own)
                 code = 0
-            except BaseException:  # noqa: BLE001 - the worker's own failure: its exit status says
+            except BaseException as e:  # noqa: BLE001 - the worker's own failure: its exit status says
+                if isinstance(e, MemoryError):  # its own code out of memory (dojo.worker.memory)
+                    code = OUT_OF_MEMORY
                 try:
                     os.write(2, traceback.format_exc().encode())
                 except OSError:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ctypes
 import errno
 import json
+import mmap
 import os
 import platform
 import select
@@ -408,6 +409,29 @@ def test_no_process_or_program_but_threads_numpy_and_own_signals():
     assert seen["kill_self"] == seen["pthread_kill"] == "ok"
     assert seen["ptrace"] == [-1, errno.EPERM]  # PTRACE_ATTACH
     assert seen["clone3"] == [-1, errno.ENOSYS]
+
+
+def test_shared_anonymous_memory_is_refused_and_private_or_file_mappings_are_not(tmp_path):
+    """Shared anonymous memory is outside RLIMIT_DATA, which the memory bounds set (dojo/worker/
+    memory.py): refused. Private anonymous memory (NumPy's, malloc's) and a shared mapping of a
+    file (how a worker gets its inputs) stay allowed."""
+    path = tmp_path / "pages"
+    path.write_bytes(b"\0" * mmap.PAGESIZE)
+
+    def body():
+        installed = sandbox.forbid_processes()
+        big = np.ones(4 * 2**20)  # 32 MiB: malloc maps it, private and anonymous
+        with open(path, "r+b") as f:
+            shared_file = attempt(lambda: mmap.mmap(f.fileno(), mmap.PAGESIZE, mmap.MAP_SHARED).close())
+        return {"installed": installed, "numpy": float(big.sum()),
+                "shared_anonymous": attempt(lambda: mmap.mmap(-1, 2**20)),
+                "private_anonymous": attempt(lambda: mmap.mmap(-1, 2**20, flags=mmap.MAP_PRIVATE).close()),
+                "shared_file": shared_file}
+
+    seen = run(body)
+    assert seen["installed"] is True and seen["numpy"] == 4 * 2**20
+    assert seen["shared_anonymous"] == f"PermissionError {errno.EPERM}"
+    assert seen["private_anonymous"] == seen["shared_file"] == "ok"
 
 
 @pytest.mark.skipif(ARCH != "x86_64", reason="x32 syscall numbers exist on x86_64 only")

@@ -289,3 +289,16 @@ def test_a_worker_whose_judge_is_killed_mid_call_is_ended_too(tmp_path):
     while spinning():
         assert time.monotonic() < deadline, f"worker {pid} still runs after its judge was killed"
         time.sleep(0.05)
+
+
+def test_an_allocation_past_the_data_limit_is_over_the_bound_in_the_kata_or_in_the_worker():
+    from dojo.worker import memory
+    from dojo.worker.workers import Reply
+    from dojo.worker.zygote import OUT_OF_MEMORY
+
+    assert memory._out_of_memory(Reply("raised", info={"type": "MemoryError"}))
+    assert memory._out_of_memory(Reply("died", info={"end": {"exit": OUT_OF_MEMORY}}))
+    assert not memory._out_of_memory(Reply("raised", info={"type": "ValueError"}))
+    assert not memory._out_of_memory(Reply("died", info={"end": {"exit": 70}}))
+    assert not memory._out_of_memory(Reply("died", info={"end": {"signal": 9}}))
+    assert not memory._out_of_memory(Reply("returned", info={"type": "MemoryError"}))

@@ -1,11 +1,12 @@
 """A right flash attention that keeps a whole (n, m) bool mask (15.7 MiB), and hides it behind
 "ballast": library file pages mapped and touched between calls and unmapped at each call's
 start, so resident memory falls by their size just before the mask takes their room. Measured
-2.6 MiB (a second hostile round, stop 48)."""
+2.6 MiB (a second hostile round, stop 48). Its mask is in shared anonymous memory (mmap(-1)),
+which the worker's seccomp filter now refuses; the same ballast with the mask in ordinary memory
+is flash_attention_bool_mask_in_the_heap_behind_dropped_file_pages.py."""
 KATA = "flash_attention"
-EXPECT = "the memory bound is broken"  # what the verdict should say
-KNOWN_HOLE = ("the bound is the rise of resident memory from before the call: file pages resident before it and "
-              "dropped during it make room the kernel's high-water mark does not show")
+EXPECT = "raised PermissionError"  # mmap(-1, …): shared anonymous memory is refused
+NEEDS_SANDBOX = True
 
 import mmap
 import numbers
