@@ -14,8 +14,9 @@ module holds once imported, the larger of
 - what the first call left resident (anonymous and shared memory, and files mapped from the
   worker's own folder) plus the rise during a second call.
 
-Files mapped from the worker's own folder count as memory everywhere: a file there holds an
-array as well as anonymous memory does. So does every byte the calls write (to a file, a memory
+The worker measured may write no file at all where Landlock holds (its own folder is not
+writable either). Elsewhere, files mapped from its own folder count as memory everywhere: a
+file there holds an array as well as anonymous memory does. So does every byte the calls write (to a file, a memory
 file or a pipe, read back or not: ``wchar`` of /proc/PID/io), added to both parts: data written
 out is data kept somewhere, where the resident count cannot see it. Each part is small for a
 right answer, which writes only what it prints (docs/benchmarks.md has the figures).
@@ -81,18 +82,20 @@ def peak_of(worker, first: dict, second: dict, cpu: float | None = None, data_li
     """``([replies], bytes or None)``: as ``peak``, with the first call made on ``first`` and the
     second on ``second`` (two settings measured in the time of one: the second call's rise and
     what the first left behind count together). The replies of the calls made, in order: one
-    when the first did not return. With ``data_limit``, the calls' data may grow by at most that
-    many bytes (``_cap_data``); the figure is ``OVER`` when an allocation failed past it. The
-    worker is then closed after the calls: the next call gets a fresh one, without the limit."""
+    when the first did not return. The worker measured may write no file (where Landlock holds).
+    With ``data_limit``, the calls' data may grow by at most that many bytes (``_cap_data``);
+    the figure is ``OVER`` when an allocation failed past it. The worker is closed after the
+    calls: the next call gets a fresh one, as any other."""
     worker.close()
-    if worker.start() is not None:
-        return [worker.call(first, cpu)], None
-    capped = data_limit is not None and _cap_data(worker.pid, data_limit)
+    worker.writable = False  # no file to hold what it computes (Landlock: nothing writable)
     try:
+        if worker.start() is not None:
+            return [worker.call(first, cpu)], None
+        capped = data_limit is not None and _cap_data(worker.pid, data_limit)
         replies, needed = _measured(worker, first, second, cpu)
-    finally:
-        if capped:
-            worker.close()
+    finally:  # the next call gets a fresh worker, as any other: its folder writable, no limit
+        worker.close()
+        worker.writable = True
     if capped and any(_out_of_memory(r) for r in replies):
         return replies, OVER
     return replies, needed

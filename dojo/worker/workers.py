@@ -98,6 +98,7 @@ class Worker:
         self._cpu_mark = None
         self._cpu_mark_at = 0.0
         self._tmp = None
+        self.writable = True  # whether the next worker started may write its own folder
         self._output_left = OUTPUT_TOTAL
         self._printed: list[str] = []
         self._printed_size = self._dropped = 0
@@ -118,7 +119,7 @@ class Worker:
         self._tmp = worker_folders.make()
         try:
             self.pid, self._sock, self._out = self.zygote.spawn(self.path, self.function, Path(self._tmp),
-                                                                self.limits.memory)
+                                                                self.limits.memory, self.writable)
         except (OSError, EOFError, ValueError, RuntimeError, KeyError) as e:
             # The zygote is gone: only code that could signal it (no Landlock here) kills it.
             self.problem = _problem("cannot-import", message("kata.zygote-gone", file=self.path.name,

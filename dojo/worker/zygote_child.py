@@ -69,7 +69,9 @@ def become_worker(request: dict, fds: list[int], own: tuple) -> None:
     status = {"landlock": 0, "processes": False}
     if request.get("landlock", True):
         try:
-            status["landlock"] = sandbox.restrict_files(read=[*_READABLE, str(path)], write=[tmp])
+            # a worker whose memory is measured writes nowhere: no file can hold what it computes
+            writable = [tmp] if request.get("writable", True) else []
+            status["landlock"] = sandbox.restrict_files(read=[*_READABLE, str(path)], write=writable)
         except sandbox.SandboxUnavailable as e:
             status["landlock_error"] = str(e)
     if request.get("seccomp", True):

@@ -107,12 +107,13 @@ class Zygote:
         (size,) = struct.unpack("<I", head)
         return json.loads(wire._exactly(conn, size))
 
-    def spawn(self, path: Path, function: str, tmp: Path, memory: int) -> tuple[int, socket.socket, int]:
+    def spawn(self, path: Path, function: str, tmp: Path, memory: int,
+              writable: bool = True) -> tuple[int, socket.socket, int]:
         mine, theirs = socket.socketpair()
         out_read, out_write = os.pipe()
         try:
             reply = self._ask({"op": "spawn", "path": str(path), "function": function, "tmp": str(tmp),
-                               "memory": memory}, (theirs.fileno(), out_write))
+                               "memory": memory, "writable": writable}, (theirs.fileno(), out_write))
         finally:
             theirs.close()
             os.close(out_write)

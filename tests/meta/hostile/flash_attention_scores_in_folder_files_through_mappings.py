@@ -1,11 +1,10 @@
 """A full-matrix attention that keeps the whole n×m score matrix in files of the worker's own
 temporary folder, written through short-lived mappings (no write(2), so no byte in wchar) and
-read back with pread: only mapped pages of that folder are counted (a second hostile round,
-stop 48)."""
+read back with pread: only mapped pages of that folder were counted (a second hostile round,
+stop 48). The worker whose memory is measured may now write no file (Landlock; stop 49)."""
 KATA = "flash_attention"
-EXPECT = "the memory bound is broken"  # what the verdict should say
-KNOWN_HOLE = ("files of the worker's own folder count only while mapped; the folder itself is writable "
-              "(its size at the measuring points is not read)")
+EXPECT = "raised PermissionError"  # the worker measured cannot create a file
+NEEDS_SANDBOX = True
 
 import mmap
 import numbers
