@@ -115,6 +115,8 @@ BATTERY = Battery(
                    v=np.array([[0.0, 1.0], [1.0, 0.0]]), mask=None)),
         Case("nested-list inputs", lambda r: {a: normal(r, s).tolist() for a, s in zip("qkv", [(2, 3), (4, 3), (4, 2)])}),
         Case("integer inputs", lambda r: {a: np.round(normal(r, s, 3.0)).astype(np.int64) for a, s in zip("qkv", [(2, 3), (3, 3), (3, 2)])}),
+        Case("int8 inputs (computed in float64)",
+             lambda r: {a: np.clip(np.round(normal(r, s, 60.0)), -128, 127).astype(np.int8) for a, s in zip("qkv", [(2, 3), (3, 3), (3, 2)])}),
         *(_attn_random(i) for i in range(8)),
         Case("q is 1-D (no mask)", _attn_error(q=lambda kw: kw["q"][0], mask=None), "error"),
         Case("k is 3-D", _attn_error(k=lambda kw: kw["k"][None]), "error"),

@@ -69,6 +69,7 @@ BATTERY = Battery(
         Case("equal logits", fixed(x=np.full((2, 4), 7.5), axis=-1)),
         Case("float32 input (computed in float64)", lambda r: {"x": normal(r, (3, 4), 3.0).astype(np.float32), "axis": -1}),
         Case("integer input", fixed(x=np.array([[1, 2, 3], [0, 0, 10]]), axis=-1)),
+        Case("uint8 input (computed in float64)", fixed(x=np.array([[200, 10, 255], [0, 3, 1]], dtype=np.uint8), axis=-1)),
         Case("nested-list input", fixed(x=[[0.5, -1.0, 2.0], [2.0, 2.0, -7.25]], axis=-1)),
         Case("logits 0.06 apart near 2**20 (lost in float32)",
              fixed(x=np.array([[2.0**20, 2.0**20 + 0.06, 2.0**20 - 0.06], [0.5, 1.5, -0.5]]), axis=-1)),
