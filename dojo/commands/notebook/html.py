@@ -31,11 +31,22 @@ def show(html: str, handle=None):
     kernel only."""
     from IPython.display import display
 
+    from dojo.commands.notebook.process import interrupt_deferred
+
     bundle = {"text/html": html, "text/plain": plain(html)}
-    if handle is not None:
-        handle.update(bundle, raw=True)
-        return handle
-    return display(bundle, raw=True, display_id=True)
+    # Kernel → Interrupt is held back while the display is published, and raised after it: a
+    # KeyboardInterrupt inside IPython's publishing was swallowed there (the cell went on to
+    # its end) or left it unable to publish the "Stopped" line after (the cell hung), on a busy
+    # machine where the progress line takes a good part of each tick
+    with interrupt_deferred() as came:
+        if handle is not None:
+            handle.update(bundle, raw=True)
+            shown = handle
+        else:
+            shown = display(bundle, raw=True, display_id=True)
+    if came:
+        raise KeyboardInterrupt
+    return shown
 
 
 _BREAKS = re.compile(r"<br\s*/?>|</(?:div|p|pre|li|tr|h\d)>", re.I)
