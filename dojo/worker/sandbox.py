@@ -190,14 +190,11 @@ def restrict_files(read: list[Path | str], write: list[Path | str]) -> int:
 _AUDIT_ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}
 _X32_SYSCALL_BIT = 0x40000000
 _NR = {  # name: (x86_64, aarch64); None where the architecture has no such syscall
-    "fork": (57, None), "vfork": (58, None), "execve": (59, 221), "execveat": (322, 281),
-    "clone": (56, 220), "clone3": (435, 435), "ptrace": (101, 117),
-    "process_vm_readv": (310, 270), "process_vm_writev": (311, 271),
-    "pidfd_getfd": (438, 438), "process_madvise": (440, 440),
-    "pidfd_send_signal": (424, 424), "kill": (62, 129), "tkill": (200, 130),
-    "tgkill": (234, 131), "rt_sigqueueinfo": (129, 138), "rt_tgsigqueueinfo": (297, 240),
-    "seccomp": (317, 277),
-    "socket": (41, 198), "socketpair": (53, 199), "connect": (42, 203), "bind": (49, 200),
+    "fork": (57, None), "vfork": (58, None), "execve": (59, 221), "execveat": (322, 281), "clone": (56, 220),
+    "clone3": (435, 435), "ptrace": (101, 117), "process_vm_readv": (310, 270), "process_vm_writev": (311, 271),
+    "pidfd_getfd": (438, 438), "process_madvise": (440, 440), "pidfd_send_signal": (424, 424), "kill": (62, 129),
+    "tkill": (200, 130), "tgkill": (234, 131), "rt_sigqueueinfo": (129, 138), "rt_tgsigqueueinfo": (297, 240),
+    "seccomp": (317, 277), "socket": (41, 198), "socketpair": (53, 199), "connect": (42, 203), "bind": (49, 200),
     "listen": (50, 201), "accept": (43, 202), "accept4": (288, 242), "io_uring_setup": (425, 425),
     "memfd_create": (319, 279), "memfd_secret": (447, 447), "shmget": (29, 194), "shmat": (30, 196),
     "prlimit64": (302, 261), "mmap": (9, 222),
@@ -210,8 +207,7 @@ _DENIED = ("fork", "vfork", "execve", "execveat", "ptrace", "process_vm_readv",
            # no memory the judge's count cannot see, no SysV segment to outlive the worker
            "memfd_create", "memfd_secret", "shmget", "shmat")
 _SELF_ONLY = ("kill", "tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo")
-#: Allowed on this process only, named by its pid or by 0 (glibc's setrlimit is prlimit64(0, ...)):
-#: never on the judge's or the zygote's limits.
+#: On this process only, by its pid or 0 (glibc's setrlimit): never the judge's or the zygote's limits.
 _SELF_OR_ZERO = ("prlimit64",)
 _CLONE_THREAD = 0x00010000
 _MAP_SHARED, _MAP_ANONYMOUS = 0x01, 0x20  # MAP_SHARED_VALIDATE (0x03) has the first bit too
@@ -257,9 +253,8 @@ def _filter(arch: str, pid: int) -> list[tuple[int, int, int, int]]:
     program.append((_JEQ, nr["clone"], "clone", 0))
     program += [(_JEQ, nr[name], "self", 0) for name in _SELF_ONLY]
     program += [(_JEQ, nr[name], "self_or_zero", 0) for name in _SELF_OR_ZERO]
-    program.append((_JEQ, nr["mmap"], "mmap", 0))
+    program.append((_JEQ, nr["mmap"], "mmap", 0))  # shared anonymous: outside the bounds' RLIMIT_DATA
     program += [(_RET, _RET_ALLOW, 0, 0),
-                # shared anonymous memory: outside RLIMIT_DATA, which the memory bounds set
                 "mmap", (_LD_ABS, _OFF_ARG3_LOW, 0, 0), (_JSET, _MAP_ANONYMOUS, 0, "allow"),
                 (_JSET, _MAP_SHARED, "eperm", "allow"),
                 "clone", (_LD_ABS, _OFF_ARG0_LOW, 0, 0), (_JSET, _CLONE_THREAD, "allow", "eperm"),
