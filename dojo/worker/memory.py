@@ -18,8 +18,9 @@ The worker measured may write no file at all where Landlock holds (its own folde
 writable either). Elsewhere, files mapped from its own folder count as memory everywhere: a
 file there holds an array as well as anonymous memory does. So does every byte the calls write
 (to a file, a memory file or a pipe, read back or not: ``wchar`` of /proc/PID/io), added to
-both parts: data written out is data kept somewhere, where the resident count cannot see it. Each part is small for a
-right answer, which writes only what it prints (docs/benchmarks.md has the figures).
+both parts: data written out is data kept somewhere, where the resident count cannot see it.
+Each part is small for a right answer, which writes only what it prints (docs/benchmarks.md has
+the figures).
 
 The resident high-water mark counts file pages too, so a call that drops library pages it had
 touched makes room under it for an array. So the calls also run under a limit on the worker's
