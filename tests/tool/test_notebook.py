@@ -223,9 +223,9 @@ def reply_to(client, msg_id: str, deadline: float) -> tuple[dict, list[dict]]:
 @pytest.mark.contributors  # a real kernel: the contributors' suite
 @pytest.mark.xfail(strict=False, reason=(
     "open defect: in the full contributors' suite the interrupt is sometimes lost (the cell goes on to its "
-    "verdict, 'ok'; once it hung instead): 3 of 4 CI rehearsals of stops 48-49, after both fixes of stop 49 "
-    "(the interrupt held back around Popen and around publishing a display) too. Passes alone and beside "
-    "its neighbours under load (4 of 4). See the stop-49 closing note"))
+    "verdict, 'ok'; once it hung instead): in each of the 4 CI rehearsals of stops 48-49 that ran it, the last "
+    "after both fixes of stop 49 (the interrupt held back around Popen and around publishing a display). "
+    "Passes alone and beside its neighbours under load (4 of 4). See the stop-49 closing note"))
 def test_interrupting_the_kernel_stops_the_judge_and_leaves_nothing_running(box, tmp_path):
     km = kernel(tmp_path, box)
     km.start_kernel(cwd=str(box.root))
