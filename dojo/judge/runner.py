@@ -148,12 +148,12 @@ def _verdict(kata: registry.Kata, records, expected: dict, seconds: float, outpu
 
 def judge(env: Env, kata: registry.Kata, impl_dir: Path, timeout: float = RUN_TIMEOUT,
           seed: int | None = None) -> Verdict:
-    """Judge ``impl_dir/<kata>.py``: by the warm judge, else in fresh pytest processes, one per
-    shard. ``seed``: replay that run exactly (``dojo test --seed``)."""
-    verdict = warm_judge(env, kata, impl_dir, timeout, seed=seed)
-    if verdict is None:
-        verdict = cold_judge(env, kata, impl_dir, timeout, seed)
-    return verdict
+    """Judge ``impl_dir/<kata>.py``: the untouched stub at once (``dojo.judge.untouched``), else by
+    the warm judge, else in fresh pytest processes, one per shard. ``seed``: replay that run."""
+    from dojo.judge.untouched import stub_verdict
+
+    verdict = stub_verdict(env, kata, impl_dir) or warm_judge(env, kata, impl_dir, timeout, seed=seed)
+    return verdict or cold_judge(env, kata, impl_dir, timeout, seed)
 
 
 def warm_judge(env: Env, kata: registry.Kata, impl_dir: Path, timeout: float = RUN_TIMEOUT, stale=None,

@@ -236,13 +236,17 @@ def state_problem(data) -> str | None:
     return None
 
 
+#: A kata file larger than this is not read by the tool (the judge says what it makes of it).
+KATA_FILE_LIMIT = safe_read.MAX_BYTES
+
+
 def content_hash(path: Path) -> str | None:
     """The sha256 of a file's bytes (what a saved verdict is about); None when it cannot be read."""
     try:
-        data = Path(path).read_bytes()
-    except OSError:
+        data = safe_read.read_bytes(path, limit=KATA_FILE_LIMIT)  # a FIFO there hung `dojo test`
+    except (OSError, ValueError):
         return None
-    return hashlib.sha256(data).hexdigest()
+    return None if data is None else hashlib.sha256(data).hexdigest()
 
 
 #: What ``Store.verdict_now`` says instead of a saved verdict that is not about the file now
@@ -317,11 +321,11 @@ class Store:
         """
         saved = self.kata(kata.module).get("verdict")
         try:
-            data = self.env.kata_file(kata).read_bytes()
-        except FileNotFoundError:
-            return {"state": MISSING}
-        except OSError:
+            data = safe_read.read_bytes(self.env.kata_file(kata), limit=KATA_FILE_LIMIT)
+        except (OSError, ValueError):  # a folder, no permission, a FIFO, a device, over 8 MiB
             return {"state": UNREADABLE}
+        if data is None:
+            return {"state": MISSING}
         if isinstance(saved, dict) and saved.get("sha256") == hashlib.sha256(data).hexdigest():
             return saved
         if data.endswith(STUB_BODY) and self.untouched(kata, data):  # (deriving the stub parses a file)
