@@ -122,3 +122,23 @@ def test_the_example_database_reads_a_bounded_number_of_examples(tmp_path):
     for i in range(1000):
         os.link(first, folder / f"link{i}")
     assert len(list(db.fetch(b"key"))) == SafeDirectoryDatabase.MOST
+
+
+@pytest.mark.parametrize("how", ["fifo", "dev-zero", "folder"])
+@pytest.mark.parametrize("args", [("test", "softmax"), (), ("check",)], ids=["test", "bare", "check"])
+def test_a_kata_file_that_is_no_file_is_said_as_it_is_promptly(sandbox, how, args):
+    """A FIFO in the answer's place hung ``dojo test`` (the file's hash was read blocking):
+    every command that reads katas/ ends promptly, and the judge says what the file is."""
+    path = sandbox.root / "katas" / "softmax.py"
+    path.unlink()
+    if how == "folder":
+        path.mkdir()
+    else:
+        make(path, how)
+    r = sandbox.run(*args, timeout=PROMPT)
+    assert "Traceback" not in r.err and "internal error" not in r.err, r.err[-3000:]
+    if args:  # judged: said as it is, never "does not exist"
+        assert r.code == 1, r.out + r.err
+        assert "is there, but it is not a regular file" in r.out, r.out
+    else:
+        assert r.code == 0 and "softmax" in r.out, r.out + r.err
