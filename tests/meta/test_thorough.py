@@ -6,7 +6,7 @@ gets 400 random examples per property instead, and a judge draw that is invalid 
 hundred examples (the flash ±1e4 draw made q NaN when u rounded to 0) then blames their
 correct answer. This runs every property of every kata against every right file
 (tests/katas/<kata>/right/*.py) and the reference solution (solutions/<kata>.py) with half the
-thorough profile's example count (200; a right file 100), random draws, no example
+thorough profile's example count (200; a right file 50), random draws, no example
 database, on a fixed seed (4, none of the self-check's), so that a failure repeats. It
 catches what tests/meta/test_strategies.py cannot: an invalid input that a property builds inside its body, and a property that is wrong about correct
 code on a rare input (a tolerance too tight, a check that reads too much into a draw).
@@ -38,11 +38,12 @@ THOROUGH = settings(
     phases=[Phase.explicit, Phase.generate, Phase.shrink],
 )
 SEEDS = (4,)
-#: A right file's examples: half the reference's. A judge draw that is invalid once in a
-#: few hundred examples shows on the reference (and on seed 1 of test_strategies.py, 400 draws
-#: of every strategy); what a right file adds is its own way of computing, and 100 random
-#: examples of every property (five times a practice run's) test that.
-RIGHT_FILE = settings(parent=THOROUGH, max_examples=100)
+#: A right file's examples: a quarter of the reference's. A judge draw that is invalid once in
+#: a few hundred examples shows on the reference (and on seed 1 of test_strategies.py, 400
+#: draws of every strategy); what a right file adds is its own way of computing, and 50 random
+#: examples of every property (two and a half practice runs; the self-check adds three more
+#: runs of fresh examples on its seeds) test that. 100 cost CI three more minutes of its 30.
+RIGHT_FILE = settings(parent=THOROUGH, max_examples=50)
 
 CORRECT = [(k.module, k.solution_path) for k in registry.KATAS] + implementations("right")
 #: Kata by kata: the files of one kata draw the same examples.
@@ -57,7 +58,7 @@ def _id(case) -> str:
 @pytest.mark.parametrize("case", CASES, ids=[_id(c) for c in CASES])
 def test_every_correct_file_passes_the_thorough_profile(case):
     """A correct file passes every property on 200 random examples (the reference; a right file
-    100), seed fixed: a failure is a
+    50), seed fixed: a failure is a
     judge that blames correct code, or a right file that is not right. Find out which."""
     kata, path, s = case
     profile = THOROUGH if path.parent.name == "solutions" else RIGHT_FILE

@@ -82,14 +82,15 @@ def assert_fits(text: str, whole: str, columns: int, what: str) -> None:
     assert not broken, f"{what} at {columns} columns: words broken across lines: {broken}\n{text}"
 
 
-def check(box: Sandbox, *args: str, keys=(), state=None, lang: str | None = None) -> dict[int, str]:
+def check(box: Sandbox, *args: str, keys=(), state=None, lang: str | None = None,
+          widths: tuple[int, ...] = WIDTHS) -> dict[int, str]:
     """``dojo ARGS`` piped (every line whole), then on a terminal at each width, each run from
     the same files (``state``: put them back before each run); what each printed. A command
     that waits for keys is compared with itself on a terminal 1000 columns wide. Every run
     judges from one seed, drawn here: a wrong answer fails the same properties in each."""
     outs = {}
     seed = random.randrange(2**32)
-    for columns in (None, *WIDTHS):
+    for columns in (None, *widths):
         if state is not None:
             state()
         if columns is None:
