@@ -34,15 +34,30 @@ class CandidateError(Exception):
     """An exception the candidate's code raised (in its worker), rebuilt from its description."""
 
     def __init__(self, info: dict):
-        super().__init__(info.get("message", ""))
-        self.type_name = info.get("type", "Exception")
-        self.line = info.get("line")
-        self.source = info.get("source")
+        super().__init__(capped(info.get("message"), MESSAGE_LIMIT) or "")
+        # the candidate's code names its exception and its line: a class named with 2 MB went
+        # into the state file nine times (a property's category) and pushed it past its size
+        # bound, and the next command set the whole file aside, every kata's verdict with it
+        self.type_name = capped(info.get("type"), TYPE_NAME_LIMIT) or "Exception"
+        self.line = info.get("line") if isinstance(info.get("line"), int) else None
+        self.source = capped(info.get("source"), SOURCE_LIMIT)
         #: the NumPy-only rule's refusal as a message (``refusal``), when that is what it was
         self.said = refusal(info.get("said"))
 
     def __str__(self) -> str:
         return self.args[0] if self.args else ""
+
+
+#: The longest exception type name, source line and message kept of what the candidate's code
+#: raised (the worker sends at most 2000 characters of a message, unless its code forges the frame).
+TYPE_NAME_LIMIT, SOURCE_LIMIT, MESSAGE_LIMIT = 120, 400, 2000
+
+
+def capped(value, limit: int) -> str | None:
+    """``value`` as a string of at most ``limit`` characters (cut with "…"); None if it is not one."""
+    if not isinstance(value, str):
+        return None
+    return value if len(value) <= limit else value[: limit - 1] + "…"
 
 
 #: The messages the worker's import hook may attach to an ImportError (dojo/worker/zygote_child.py), with

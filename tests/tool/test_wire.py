@@ -143,3 +143,27 @@ def _nested(depth: int):
     for _ in range(depth):
         node = ["l", [node]]
     return node
+
+
+def _header(raw: bytes) -> bytes:
+    return wire.MAGIC + struct.pack("<I", len(raw)) + raw
+
+
+@pytest.mark.parametrize("header,said", [
+    # a string that never ends, a million escaped quotes in it: a backtracking pattern tried
+    # again from every quote inside it (quadratic), and the judge ran past its deadline
+    (b"[" * 200 + b'"\\' * 1_000_000, "a string that never ends"),
+    # breadth, not depth: six million empty lists took json.loads to gigabytes
+    (b"[" + b"[]," * 6_000_000 + b"[]]", "nodes"),
+], ids=["unending-string", "breadth"])
+def test_a_forged_header_is_refused_in_one_pass(header, said):
+    """Each is refused before json.loads sees it, by a check linear in the header's size: no
+    timing here (never a wall-clock limit in a test), but a quadratic check would take hours."""
+    with pytest.raises(wire.WireError, match=said):
+        wire.decode(_header(header))
+
+
+def test_brackets_inside_strings_are_text():
+    """Past HEADER_DEPTH brackets the header's depth is counted; inside a string they are text."""
+    value = ["[" * 500 + '\\"' + "]" * 500, "\\", "[" * 500]
+    assert wire.decode(wire.encode(value)) == value

@@ -181,6 +181,30 @@ def test_the_remote_function_raises_what_the_judge_expects(tmp_path):
         fn.close()
 
 
+def test_what_the_candidates_exception_says_of_itself_is_capped(tmp_path):
+    """An exception class named with 2 MB: its name went into the state file nine times (each
+    property's category), pushed it past its size bound, and the next command set the state
+    aside, every other kata's verdict with it (a hostile round). Its name, its message and its
+    source line are cut to a bound where the judge reads them."""
+    from dojo.worker.remote import MESSAGE_LIMIT, SOURCE_LIMIT, TYPE_NAME_LIMIT
+
+    path = kata_file(tmp_path, """
+        Long = type("E" * 2_000_000, (Exception,), {})
+        raise Long("m" * 100_000)
+    """)
+    fn = RemoteFunction(path, "f", QUICK)
+    try:
+        with pytest.raises(CandidateError) as e:
+            fn(x=None)
+        assert e.value.type_name.startswith("EEE") and len(e.value.type_name) == TYPE_NAME_LIMIT
+        assert len(str(e.value)) <= MESSAGE_LIMIT and (e.value.source is None or len(e.value.source) <= SOURCE_LIMIT)
+    finally:
+        fn.close()
+    forged = CandidateError({"type": 5, "message": "x" * 10**6, "source": "s" * 10**6, "line": "7"})
+    assert forged.type_name == "Exception" and len(str(forged)) == MESSAGE_LIMIT
+    assert len(forged.source) == SOURCE_LIMIT and forged.line is None
+
+
 def test_an_answer_over_the_kata_budget_is_too_slow_with_its_figures(tmp_path):
     path = kata_file(tmp_path, """
         import time
