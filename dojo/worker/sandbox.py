@@ -22,21 +22,21 @@ after fork, while the worker has a single thread.
   the target: it is an fd, which a filter cannot see), socket, socketpair, connect, bind,
   listen, accept, accept4 and io_uring_setup (the channel it was given is all the network a
   worker has), memfd_create, memfd_secret, shmget and shmat, and mmap of shared anonymous
-  memory (no memory the judge's counts cannot see, and no SysV segment left behind), prlimit64 on any process but itself
-  (named by its pid or 0: never the judge's or the zygote's limits), and for kill, tkill, tgkill,
+  memory (no memory the judge's counts cannot see, and no SysV segment left behind), setpriority
+  and ioprio_set, prlimit64 and sched_set{param,scheduler,affinity,attr} on any process but
+  itself (by its pid or 0: never the judge's or the zygote's), and for kill, tkill, tgkill,
   rt_sigqueueinfo, rt_tgsigqueueinfo whose first argument (its low 32 bits, the pid_t the
   kernel reads) is not the pid read at install time: kill(0, -1 or -pgid) is refused,
   tgkill(own pid, tid) reaches own threads only, tkill only the main thread. clone3 gets ENOSYS
   (its flags are in memory a filter cannot read; glibc falls back to clone). A foreign
   architecture (i386 int 0x80, AArch32) or an x32 syscall number kills the process. Not
   covered: SIGIO/F_SETOWN, unshare, setns, kcmp, /proc/PID/mem (Landlock's part).
-- ``limit_resources`` (setrlimit): address space, core files (0), file size, open files. A
-  write past RLIMIT_FSIZE fails with EFBIG (CPython ignores SIGXFSZ).
-- ``die_with_parent``, ``become_subreaper``, ``descendants``, ``kill_tree``: the judge's process
-  hygiene. PR_SET_PDEATHSIG fires when the parent *thread* that forked exits. ``kill_tree``
-  stops the tree level by level before killing it, so nothing in it forks away meanwhile; a
-  process reparented away earlier is no longer a descendant (a subreaper keeps such orphans).
-  The walk over a process's threads and children reads /proc (``dojo/worker/procfs.py``).
+- ``limit_resources`` (setrlimit): address space, core files (0), file size, open files
+  (a write past RLIMIT_FSIZE fails with EFBIG: CPython ignores SIGXFSZ).
+- ``die_with_parent``, ``become_subreaper``, ``descendants``, ``kill_tree``: process hygiene.
+  PR_SET_PDEATHSIG fires when the parent *thread* that forked exits. ``kill_tree`` stops the
+  tree level by level before killing it (nothing forks away meanwhile; a subreaper keeps the
+  orphans). The walk over threads and children reads /proc (``dojo/worker/procfs.py``).
 """
 from __future__ import annotations
 
@@ -54,7 +54,6 @@ from pathlib import Path
 from dojo.worker import procfs
 
 _LINUX = sys.platform.startswith("linux")
-
 
 class SandboxUnavailable(RuntimeError):
     """A restriction was asked for and cannot be applied on this machine."""
@@ -197,18 +196,19 @@ _NR = {  # name: (x86_64, aarch64); None where the architecture has no such sysc
     "seccomp": (317, 277), "socket": (41, 198), "socketpair": (53, 199), "connect": (42, 203), "bind": (49, 200),
     "listen": (50, 201), "accept": (43, 202), "accept4": (288, 242), "io_uring_setup": (425, 425),
     "memfd_create": (319, 279), "memfd_secret": (447, 447), "shmget": (29, 194), "shmat": (30, 196),
-    "prlimit64": (302, 261), "mmap": (9, 222),
-}
+    "prlimit64": (302, 261), "mmap": (9, 222), "setpriority": (141, 140), "ioprio_set": (251, 30),
+    "sched_setparam": (142, 118), "sched_setscheduler": (144, 119), "sched_setaffinity": (203, 122),
+    "sched_setattr": (314, 274)}
 _DENIED = ("fork", "vfork", "execve", "execveat", "ptrace", "process_vm_readv",
            "process_vm_writev", "pidfd_getfd", "process_madvise", "pidfd_send_signal",
            # no new socket, and no connection: the worker keeps the channel it was given, and
            # cannot reach a warm judge's (pathname) socket, nor send a datagram anywhere
            "socket", "socketpair", "connect", "bind", "listen", "accept", "accept4", "io_uring_setup",
            # no memory the judge's count cannot see, no SysV segment to outlive the worker
-           "memfd_create", "memfd_secret", "shmget", "shmat")
+           "memfd_create", "memfd_secret", "shmget", "shmat", "setpriority", "ioprio_set")  # (the zygote set idle)
 _SELF_ONLY = ("kill", "tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo")
-#: On this process only, by its pid or 0 (glibc's setrlimit): never the judge's or the zygote's limits.
-_SELF_OR_ZERO = ("prlimit64",)
+#: On this process only, by its pid or 0 (glibc's setrlimit): never the judge's or the zygote's.
+_SELF_OR_ZERO = ("prlimit64", "sched_setparam", "sched_setscheduler", "sched_setaffinity", "sched_setattr")
 _CLONE_THREAD = 0x00010000
 _MAP_SHARED, _MAP_ANONYMOUS = 0x01, 0x20  # MAP_SHARED_VALIDATE (0x03) has the first bit too
 _RET_KILL_PROCESS, _RET_ERRNO, _RET_ALLOW = 0x80000000, 0x00050000, 0x7FFF0000

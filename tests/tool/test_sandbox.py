@@ -434,6 +434,35 @@ def test_shared_anonymous_memory_is_refused_and_private_or_file_mappings_are_not
     assert seen["private_anonymous"] == seen["shared_file"] == "ok"
 
 
+def test_no_other_process_is_reniced_pinned_or_rescheduled():
+    """A hostile round set the zygote (its parent, outside the sandbox) to nice 19, SCHED_IDLE
+    and one CPU, and every later worker inherited it: setpriority and ioprio_set are refused,
+    and the sched_set* calls reach the worker itself only (by pid 0 or its own)."""
+    import os
+
+    def body():  # each call asks for what the process has already: allowed, it would change nothing
+        installed = sandbox.forbid_processes()
+        parent = os.getppid()
+        cpus, nice, policy = os.sched_getaffinity(0), os.getpriority(os.PRIO_PROCESS, 0), os.sched_getscheduler(0)
+        return {"installed": installed,
+                "nice_parent": attempt(lambda: os.setpriority(os.PRIO_PROCESS, parent, nice)),
+                "nice_self": attempt(lambda: os.setpriority(os.PRIO_PROCESS, 0, nice)),
+                "pin_parent": attempt(lambda: os.sched_setaffinity(parent, cpus)),
+                "idle_parent": attempt(lambda: os.sched_setscheduler(parent, policy, os.sched_param(0))),
+                "param_parent": attempt(lambda: os.sched_setparam(parent, os.sched_param(0))),
+                "pin_self": attempt(lambda: os.sched_setaffinity(0, cpus)),
+                "pin_self_by_pid": attempt(lambda: os.sched_setaffinity(os.getpid(), cpus))}
+
+    before = (os.getpriority(os.PRIO_PROCESS, 0), os.sched_getaffinity(0), os.sched_getscheduler(0))
+    seen = run(body)
+    assert seen.pop("installed") is True
+    eperm = f"PermissionError {errno.EPERM}"
+    assert {k: v for k, v in seen.items() if not k.startswith("pin_self")} == dict.fromkeys(
+        ("nice_parent", "nice_self", "pin_parent", "idle_parent", "param_parent"), eperm)
+    assert seen["pin_self"] == seen["pin_self_by_pid"] == "ok"
+    assert (os.getpriority(os.PRIO_PROCESS, 0), os.sched_getaffinity(0), os.sched_getscheduler(0)) == before
+
+
 @pytest.mark.skipif(ARCH != "x86_64", reason="x32 syscall numbers exist on x86_64 only")
 def test_an_x32_syscall_kills_the_process():
     def body():

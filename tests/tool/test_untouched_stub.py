@@ -32,6 +32,8 @@ def _kept(verdict) -> dict:
     data = dataclasses.asdict(verdict)
     for key in ("seconds", "seed", "sandbox"):
         data.pop(key)
+    for record in data["records"]:
+        record.pop("seconds")  # 0.0 here, the judge's 0.001 on a busy machine
     return data
 
 
