@@ -13,8 +13,8 @@ tokens exactly.
 Draws: logits of five kinds, ordinary, ties (small integers: many tokens tied, at the top_k
 boundary too), peaky (scale 30: kept probabilities far below 1e-20), large (|z| from 750 to
 9000: exp overflows without the max shift) and mixed (rows thousands apart: one shift for the
-whole batch loses rows); temperatures 0 (greedy), 0.05 to 2 (an int 1 too); top_k None, 1,
-V - 1, V, V + 1 or between; top_p None, 1 or between 0.1 and 0.99; u uniform, 1 row in 4 at
+whole batch loses rows); temperatures 0 (greedy), 0.05 to 2 (an int 1 too, and NumPy float32 and int64 ones); top_k None, 1,
+V - 1, V, V + 1 or between; top_p None, 1 or between 0.1 and 0.99 (a NumPy float32 among them); u uniform, 1 row in 4 at
 exactly 0.
 
 Left open by the contract and never drawn: a u within 1e-9 of a positive cumulative C_t and a
@@ -109,8 +109,12 @@ def want_of(case) -> tuple[np.ndarray, np.ndarray]:
 # -- Strategies -----------------------------------------------------------------------------------
 
 KINDS = ("ordinary", "ties", "peaky", "large", "mixed")
-TEMPERATURES = st.sampled_from([1.0, 0.5, 2.0, 0.7, 1.5, 1, 0.05, 0.0])
-TOP_P = st.sampled_from([None, None, 1.0, 0.9, 0.95, 0.5, 0.3, 0.8, 0.99, 0.1, 0.6, 0.75])
+#: Python and NumPy numbers both (the contract takes either): an answer that checks
+#: ``isinstance(t, (int, float))`` refuses np.float32 and np.int64 (np.float64 is a float).
+TEMPERATURES = st.sampled_from([1.0, 0.5, 2.0, 0.7, 1.5, 1, 0.05, 0.0,
+                                np.float32(0.5), np.int64(1), np.float32(2.0), np.int64(0)])
+TOP_P = st.sampled_from([None, None, 1.0, 0.9, 0.95, 0.5, 0.3, 0.8, 0.99, 0.1, 0.6, 0.75,
+                         np.float32(0.5), np.float32(0.75), np.float64(0.9)])
 SIZES = S.size_tuple(2, 1, 6, distinct=False, max_large=1)
 #: |z| stays below this in every draw (the contract leaves |logits / temperature| > 1e4 open).
 Z_LIMIT = 9100.0
