@@ -329,8 +329,10 @@ def _same(a, b) -> bool:
         return type(a) is type(b) and len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
     if isinstance(a, dict):
         return type(b) is dict and a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    if isinstance(a, float) and a != a:
-        return isinstance(b, float) and b != b
+    if isinstance(a, float):  # by its bits: -0.0 written over 0.0 (or a NaN over another) is a write
+        import struct
+
+        return type(b) is type(a) and struct.pack("<d", a) == struct.pack("<d", b)
     return type(a) is type(b) and a == b
 
 

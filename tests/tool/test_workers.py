@@ -85,6 +85,10 @@ def test_an_input_written_into_is_reported_lists_included(worker):
     w = worker("x[0][0] = 99.0\nreturn 0.0")
     reply = w.call({"x": [[1.0, 2.0], [3.0, 4.0]]})
     assert reply.mutated == {"x": [[99.0, 2.0], [3.0, 4.0]]}
+    # by the bits: -0.0 over 0.0 compares equal with == (a hostile round wrote it unseen)
+    reply = worker("x[0][1] = -0.0\nreturn 0.0").call({"x": [[1.0, 0.0]]})
+    assert list(reply.mutated) == ["x"]
+    assert worker("x[0][1] = float('nan')\nreturn 0.0").call({"x": [[1.0, float("nan")]]}).mutated in ({}, None)
     array = np.arange(3.0)
     reply = worker("x += 1\nreturn 0.0").call({"x": array})
     assert list(reply.mutated) == ["x"] and array.tolist() == [0.0, 1.0, 2.0]  # ours untouched
