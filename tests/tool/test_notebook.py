@@ -247,7 +247,7 @@ def reply_to(client, msg_id: str, deadline: float) -> tuple[dict, list[dict]]:
     "after both fixes of stop 49 (the interrupt held back around Popen and around publishing a display). "
     "The notebook file beside test_layout.py passed 4 of 4 (-n 2, CI=1), 2 of 2 beside four busy processes. "
     "Stop 50: the answer judged is now one that keeps the judge busy for 20 s of CPU (SLOW), not one that "
-    "hangs for one call's 2 s, in case the judge ended before the interrupt arrived; not yet seen to fail or pass in CI"))
+    "hangs for one call's 2 s, in case the judge ended before the interrupt arrived; it passed in the one rehearsal since"))
 def test_interrupting_the_kernel_stops_the_judge_and_leaves_nothing_running(box, tmp_path):
     km = kernel(tmp_path, box)
     km.start_kernel(cwd=str(box.root))
