@@ -5,6 +5,7 @@ start, so resident memory falls by their size just before the mask takes their r
 which the worker's seccomp filter now refuses; the same ballast with the mask in ordinary memory
 is flash_attention_bool_mask_in_the_heap_behind_dropped_file_pages.py."""
 KATA = "flash_attention"
+ROUTE = "dojo test"  # the memory bound is measured by the same code in both routes
 EXPECT = "raised PermissionError"  # mmap(-1, …): shared anonymous memory is refused
 NEEDS_SANDBOX = True
 

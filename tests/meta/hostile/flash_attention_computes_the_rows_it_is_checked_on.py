@@ -2,6 +2,7 @@
 the last) and copies each into the rows below it: 936 of 1000 rows wrong, and it passed (a second
 hostile round, stop 48). The rows checked are now drawn anew every run."""
 KATA = "flash_attention"
+ROUTE = "dojo test"  # the memory bound is measured by the same code in both routes
 EXPECT = "the values must be right there too"  # the verdict must say this
 
 import numbers

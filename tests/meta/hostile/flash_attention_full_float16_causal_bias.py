@@ -3,6 +3,7 @@ bias (0 or -inf) in float16, where both are exact, against "never hold an array 
 elements". At n = m = 2048 it fitted under the old bound (16 MiB: 14.9 MiB measured); at the
 bound's size now (n = 1000, m = 16500, 12 MiB) the bias alone is 31.5 MiB."""
 KATA = "flash_attention"
+ROUTE = "dojo test"  # the memory bound is measured by the same code in both routes
 EXPECT = "the memory bound is broken"  # what the verdict should say
 
 import numbers

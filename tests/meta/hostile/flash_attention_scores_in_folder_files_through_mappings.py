@@ -3,6 +3,7 @@ temporary folder, written through short-lived mappings (no write(2), so no byte 
 read back with pread: only mapped pages of that folder were counted (a second hostile round,
 stop 48). The worker whose memory is measured may now write no file (Landlock; stop 49)."""
 KATA = "flash_attention"
+ROUTE = "dojo test"  # the memory bound is measured by the same code in both routes
 EXPECT = "raised PermissionError"  # the worker measured cannot create a file
 NEEDS_SANDBOX = True
 

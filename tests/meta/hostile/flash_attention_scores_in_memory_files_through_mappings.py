@@ -3,6 +3,7 @@ written through short-lived mappings (no write(2), so no byte in wchar) and read
 pread: never resident at once (a second hostile round, stop 48). The worker's seccomp filter
 now refuses memfd_create."""
 KATA = "flash_attention"
+ROUTE = "dojo test"  # the memory bound is measured by the same code in both routes
 EXPECT = "Operation not permitted"  # the verdict must say this
 
 import mmap

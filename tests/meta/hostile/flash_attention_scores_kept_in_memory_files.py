@@ -7,6 +7,7 @@ a bound read from /proc/PID/status (found by a fresh hostile round, stop 48). Th
 also counts every byte the measured calls write (/proc/PID/io's wchar), and the worker's
 seccomp filter refuses memfd_create (a second round wrote through mappings instead)."""
 KATA = "flash_attention"
+ROUTE = "dojo test"  # the memory bound is measured by the same code in both routes
 EXPECT = "Operation not permitted"  # what the verdict should say
 
 import numbers

@@ -3,6 +3,7 @@ attached only while used and never removed: no resident count saw them, and abou
 outlived every run (a second hostile round, stop 48). The worker's seccomp filter now refuses
 shmget and shmat."""
 KATA = "linear_attention"
+ROUTE = "dojo test"  # the memory bound is measured by the same code in both routes
 EXPECT = "shmget failed"  # the verdict must say this
 
 import ctypes
