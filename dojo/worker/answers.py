@@ -77,8 +77,12 @@ _CONTROLS = {c: f"\\x{c:02x}" for c in (*range(0x00, 0x20), *range(0x7F, 0xA0)) 
 
 def visible(text: str) -> str:
     """``text`` the candidate's code wrote (what it printed, an exception's message), safe to show
-    on a terminal: its control characters spelled out."""
-    return text.translate(_CONTROLS)
+    on a terminal: its control characters spelled out, and a lone surrogate (``"\\ud800"``, which
+    no terminal can be sent) as its escape."""
+    text = text.translate(_CONTROLS)
+    if any("\ud800" <= c <= "\udfff" for c in text):
+        text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
 
 
 def made_visible(value, depth: int = 0):

@@ -57,7 +57,7 @@ class KataTimeout(BaseException):
         self.said = said
 
 
-def forbidden_imports(source: str, filename: str = "<kata>") -> list[tuple[int, str]]:
+def forbidden_imports(source: str | bytes, filename: str = "<kata>") -> list[tuple[int, str]]:
     """(line, module) for every import of a forbidden library, found without running the code."""
     tree = ast.parse(source, filename=filename)
     found = []
@@ -111,9 +111,14 @@ def check_source(path: Path) -> None:
     if data is None:
         said = message("kata.missing", file=str(path))
         raise KataImportError(text(said, "en"), path, said=said)
-    source = data.decode("utf-8", errors="replace")
-    try:
-        bad = forbidden_imports(source, str(path))
+    try:  # the bytes, as an import reads them: a coding line (PEP 263) is honoured
+        bad = forbidden_imports(data, str(path))
+    except (MemoryError, RecursionError) as e:  # the parser gives up (10 000 nested operators):
+        said = message("kata.too-nested", file=path.name, error=type(e).__name__)  # so would the import
+        raise KataImportError(text(said, "en"), path, said=said) from None
+    except ValueError as e:  # a null byte (Python 3.11: ValueError; 3.12 and later: SyntaxError)
+        said = message("kata.syntax-error.no-line", file=path.name, error=str(e), source_text="")
+        raise KataImportError(text(said, "en"), path, said=said) from None
     except SyntaxError as e:
         shown = f"\n    {e.text.rstrip()}" if e.text else ""
         said = (message("kata.syntax-error", file=path.name, line=e.lineno, error=str(e.msg), source_text=shown)

@@ -59,7 +59,11 @@ SANDBOXED = landlock_abi() > 0
 
 
 def constants(path: Path) -> dict:
-    tree = ast.parse(path.read_text())
+    source = path.read_text()
+    try:
+        tree = ast.parse(source)
+    except (MemoryError, RecursionError):  # a file Python cannot parse: its constants come first
+        tree = ast.parse(source[:source.index("\nimport ")])
     return {
         target.id: ast.literal_eval(node.value)
         for node in tree.body if isinstance(node, ast.Assign)
