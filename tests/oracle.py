@@ -130,7 +130,7 @@ def multihead_attention(x, w_q, w_k, w_v, w_o, *, num_heads, causal):
     q = (x @ tensor(w_q)).view(n, h, -1).transpose(0, 1)  # (h, n, d_k)
     k = (x @ tensor(w_k)).view(n, h, -1).transpose(0, 1)  # (h, n, d_k)
     v = (x @ tensor(w_v)).view(n, h, -1).transpose(0, 1)  # (h, n, d_v)
-    heads = t.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal)
+    heads = t.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=bool(causal))
     out = heads.transpose(0, 1).reshape(n, -1) @ tensor(w_o)  # (n, d_out)
     allowed = t.ones(n, n, dtype=t.bool).tril() if causal else None
     return out.numpy(), _weights(q, k, allowed).numpy()

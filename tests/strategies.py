@@ -22,6 +22,10 @@ from hypothesis import strategies as st
 from tests.sizes import size_tuple, sizes  # noqa: F401 (size_tuple: for the katas too)
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
+#: A flag a contract reads as "if true" (``causal``): a Python bool, or a NumPy bool (what
+#: ``mask.any()`` gives a caller). An answer that tests ``causal is True`` ignores np.True_ and
+#: attends to future keys (a fourth hostile round, stop 51: the judge only ever passed bools).
+FLAGS = st.sampled_from([False, True, np.False_, np.True_])
 #: Typical magnitudes of generated entries. 0.3 keeps softmaxes soft, 10 makes them peaky.
 SCALES = st.sampled_from([1.0, 0.3, 3.0, 10.0])
 

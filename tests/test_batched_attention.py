@@ -157,7 +157,7 @@ def problems(draw, pad_kind=None, causal=None, min_n=1, batch=None):
     n = max(n, min_n)
     B = batch or B
     return build(B, n, h, d_head, draw(X_SCALES), pad_kind or draw(PADDINGS),
-                 draw(BOOLS) if causal is None else causal, draw(S.SEEDS))
+                 draw(S.FLAGS) if causal is None else causal, draw(S.SEEDS))
 
 
 PROBLEMS = problems()

@@ -145,7 +145,7 @@ def torch_attention_and_lse(q, k, v, *, causal, rows=None):
 SIZES = any_order_sizes(6)
 #: How the block size relates to m; "a large size" is one of 64 to 128 whatever m is.
 BLOCK_KINDS = st.sampled_from(["one", "does not divide m", "m", "more than m", "divides m", "a large size"])
-CAUSAL = st.booleans()
+CAUSAL = S.FLAGS
 
 
 def block_size_for(kind: str, m: int, rng) -> int:

@@ -79,7 +79,7 @@ def torch_gqa(x, w_q, w_k, w_v, w_o, *, num_heads, num_kv_heads, causal):
     q = (x @ oracle.tensor(w_q)).view(n, h, -1).transpose(0, 1)  # (h, n, d_k)
     k = (x @ oracle.tensor(w_k)).view(n, h_kv, -1).transpose(0, 1)  # (h_kv, n, d_k)
     v = (x @ oracle.tensor(w_v)).view(n, h_kv, -1).transpose(0, 1)  # (h_kv, n, d_v)
-    heads = t.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=True)
+    heads = t.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=bool(causal), enable_gqa=True)
     out = heads.transpose(0, 1).reshape(n, -1) @ oracle.tensor(w_o)
     scores = q @ k.repeat_interleave(h // h_kv, dim=0).transpose(-2, -1) / float(q.shape[-1]) ** 0.5
     if causal:
@@ -160,7 +160,7 @@ def build(z, x_scale, causal, seed) -> dict:
 @st.composite
 def problems(draw, sizes=ANY_SIZES, causal=None):
     """The keyword arguments of a valid call (sizes from ``sizes``; causal drawn unless given)."""
-    causal = draw(BOOLS) if causal is None else causal
+    causal = draw(S.FLAGS) if causal is None else causal
     return build(draw(sizes), draw(X_SCALES), causal, draw(S.SEEDS))
 
 
@@ -561,7 +561,7 @@ def a_zero_dimension(draw):
     z = dict(draw(ANY_SIZES))
     which = draw(st.sampled_from(["n", "d_model", "d_k", "d_v", "d_out"]))
     z[which] = 0
-    case = build(z, 1.0, draw(BOOLS), draw(S.SEEDS))
+    case = build(z, 1.0, draw(S.FLAGS), draw(S.SEEDS))
     return case, said("because.zero-dim", which=which, shapes=", ".join(f"{k} {np.shape(case[k])}" for k in INPUTS))
 
 

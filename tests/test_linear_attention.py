@@ -133,7 +133,7 @@ def expected(case):
 
 #: (n, m, d_k, d_v), m >= 2: pairwise different, or n == m, or d_k == d_v.
 SIZES = any_order_sizes(6)
-CAUSAL = st.booleans()
+CAUSAL = S.FLAGS
 #: How large the entries of q and k are.
 ENTRIES = st.sampled_from(["ordinary", "ordinary", "large", "far below 0", "below -17"])
 

@@ -156,7 +156,7 @@ def _spec(draw, table, causal=None):
     z = dict(draw(table))
     x_scale = draw(X_SCALES)
     if causal is None:
-        causal = draw(BOOLS)
+        causal = draw(S.FLAGS)
     return z, x_scale, causal, draw(S.SEEDS)
 
 
