@@ -356,7 +356,13 @@ def test_padding_and_causal_combine_and_a_query_with_no_key_outputs_the_bias(kat
 FORM_NAMES = S.FORM_NAMES
 
 
-@prop(case=problems(), forms=st.tuples(*(st.sampled_from(FORM_NAMES) for _ in ARRAYS)))
+#: One form for every input half the time (float32 x and float32 weights then meet in a product),
+#: each its own otherwise, as the other katas draw them.
+FORMS = st.one_of(st.sampled_from(FORM_NAMES).map(lambda f: (f,) * len(ARRAYS)),
+                  st.tuples(*(st.sampled_from(FORM_NAMES) for _ in ARRAYS)))
+
+
+@prop(case=problems(), forms=FORMS)
 def test_accepts_array_likes_returns_float64_and_leaves_inputs_alone(kata, case, forms):
     """Accepts lists, integer and float32 arrays; returns float64; never writes into its inputs"""
     given, values = {}, {}
