@@ -36,6 +36,7 @@ from pathlib import Path
 
 from dojo.worker import answers, loader, procfs, wire, worker_folders
 from dojo.worker.late_writes import LateWrites
+from dojo.worker.reloads import Reloads
 from dojo.worker.shared_inputs import SharedInputs
 from dojo.text.messages import message
 from dojo.text.messages import text as message_text
@@ -104,6 +105,7 @@ class Worker:
         self._printed_size = self._dropped = 0
         self._maps, self._remapped = random.Random(), False  # its own: Hypothesis seeds the global one
         self._late = LateWrites()  # a write into a call's inputs after it returned still counts
+        self._reloads = Reloads()  # re-imports after the file's own code ended its worker
 
     @property
     def folder(self) -> str | None:
@@ -114,6 +116,9 @@ class Worker:
     def start(self) -> dict | None:
         """Start a worker now (if none runs); the load problem, if the file cannot be loaded."""
         if self.problem is not None or self.pid is not None:
+            return self.problem
+        if (said := self._reloads.exhausted(self.path.name)) is not None:
+            self.problem = _problem("timed-out", said)
             return self.problem
         self.zygote = self.zygote or Zygote.shared()
         self._tmp = worker_folders.make()
@@ -126,7 +131,7 @@ class Worker:
                                                              error=type(e).__name__))
             self.close()
             return self.problem
-        importing = message("worker.importing", file=self.path.name)
+        importing, began = message("worker.importing", file=self.path.name), time.monotonic()
         reply = self._await(self.limits.load_cpu, what=importing)
         if reply.status == "returned" and reply.info.get("status") == "sandboxed":
             # said before any of the candidate's code ran: what the sandbox really holds
@@ -134,6 +139,7 @@ class Worker:
             reply = self._await(self.limits.load_cpu, what=importing)
         self._read_output()
         self._flush_output()
+        self._reloads.loaded(began)
         if reply.status == "returned" and reply.info.get("status") == "ready":
             return None
         info = reply.info if reply.status == "returned" else {}
@@ -162,15 +168,12 @@ class Worker:
         if self.pid is not None:
             status = self.zygote.end(self.pid, kill=True, wait=wait)
             self.pid = None
-        for closing in (self._sock,):
-            if closing is not None:
-                closing.close()
+        if self._sock is not None:
+            self._sock.close()
         if self._out is not None:
             os.close(self._out)
         self._sock = self._out = None
-        self._buffer = bytearray()
-        self._cpu_mark = None
-        self._cpu_mark_at = 0.0
+        self._buffer, self._cpu_mark, self._cpu_mark_at = bytearray(), None, 0.0
         self._late.close()
         if self._tmp is not None:
             worker_folders.remove(self._tmp)  # locked by the worker or not
