@@ -285,7 +285,49 @@ def _next_frame(channel: socket.socket, buffer: bytearray, fds: list):
         buffer += chunk
 
 
-def _call(fn, kwargs: dict, path: Path, shared: set = frozenset()) -> tuple[dict, object]:
+class _Bytes:
+    """An array as it was: shape, dtype and bytes."""
+
+    __slots__ = ("shape", "dtype", "data")
+
+    def __init__(self, a):
+        self.shape, self.dtype, self.data = a.shape, a.dtype.str, a.tobytes()
+
+    def same(self, b) -> bool:
+        import numpy as np
+
+        return (type(b) is np.ndarray and b.shape == self.shape and b.dtype.str == self.dtype
+                and b.tobytes() == self.data)
+
+
+def _comparer():
+    """``_same``: its recursion goes through this closure, not the module's global name, which
+    the kata's code could replace (``sys.modules[...]._same = lambda a, b: True``)."""
+    import struct
+
+    def same(a, b) -> bool:
+        import numpy as np
+
+        if isinstance(a, np.ndarray):  # the bytes themselves: no NumPy function the code could replace
+            return isinstance(b, np.ndarray) and a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes()
+        if isinstance(a, (list, tuple)):
+            return type(a) is type(b) and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+        if isinstance(a, dict):
+            return type(b) is dict and a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+        if isinstance(a, float):  # by its bits: -0.0 written over 0.0 (or a NaN over another) is a write
+            return type(b) is type(a) and struct.pack("<d", a) == struct.pack("<d", b)
+        return type(a) is type(b) and a == b
+
+    return same
+
+
+_same = _comparer()
+
+
+def _call(fn, kwargs: dict, path: Path, shared: set = frozenset(), *,
+          _same=_same, _deepcopy=_deepcopy, _Bytes=_Bytes) -> tuple[dict, object]:
+    # (what it compares with is bound here, at import, before any kata file ran: replacing the
+    # module's names changes nothing)
     import numpy as np
 
     # The inputs as they were given, to tell afterwards which ones the call wrote into: an
@@ -303,37 +345,6 @@ def _call(fn, kwargs: dict, path: Path, shared: set = frozenset()) -> tuple[dict
     mutated = [k for k, was in before.items()
                if not (was.same(kwargs[k]) if type(was) is _Bytes else _same(was, kwargs[k]))]
     return {"status": "returned", "mutated": mutated, "seconds": seconds}, result
-
-
-class _Bytes:
-    """An array as it was: shape, dtype and bytes."""
-
-    __slots__ = ("shape", "dtype", "data")
-
-    def __init__(self, a):
-        self.shape, self.dtype, self.data = a.shape, a.dtype.str, a.tobytes()
-
-    def same(self, b) -> bool:
-        import numpy as np
-
-        return (type(b) is np.ndarray and b.shape == self.shape and b.dtype.str == self.dtype
-                and b.tobytes() == self.data)
-
-
-def _same(a, b) -> bool:
-    import numpy as np
-
-    if isinstance(a, np.ndarray):  # the bytes themselves: no NumPy function the code could replace
-        return isinstance(b, np.ndarray) and a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes()
-    if isinstance(a, (list, tuple)):
-        return type(a) is type(b) and len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-    if isinstance(a, dict):
-        return type(b) is dict and a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    if isinstance(a, float):  # by its bits: -0.0 written over 0.0 (or a NaN over another) is a write
-        import struct
-
-        return type(b) is type(a) and struct.pack("<d", a) == struct.pack("<d", b)
-    return type(a) is type(b) and a == b
 
 
 def _time(fn, kwargs: dict, budget: float) -> dict:
