@@ -80,7 +80,9 @@ def visible(text: str) -> str:
     on a terminal: its control characters spelled out, and a lone surrogate (``"\\ud800"``, which
     no terminal can be sent) as its escape."""
     text = text.translate(_CONTROLS)
-    if any("\ud800" <= c <= "\udfff" for c in text):
+    try:  # at C speed: a flood of output passes through here, 64 KiB at a time
+        text.encode("utf-8")
+    except UnicodeEncodeError:
         text = text.encode("utf-8", "backslashreplace").decode("utf-8")
     return text
 
