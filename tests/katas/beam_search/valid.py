@@ -42,10 +42,15 @@ def check(call) -> None:
     beams = [((), 0.0, start)]
     hypotheses = []  # (final, length)
     for step in range(1, max_len + 1):
-        candidates = sorted(((raw + lp[last, v], i, v) for i, (_, raw, last) in enumerate(beams) for v in range(V)),
-                            key=lambda c: (-c[0], c[1], c[2]))
+        # every (beam i, token v) candidate's raw score, row by row; a stable sort of the negated
+        # scores ranks them by score, then i, then v (the same doubles as adding one by one)
+        raws = np.array([raw for _, raw, _ in beams])[:, None] + lp[[last for _, _, last in beams]]
+        flat = raws.ravel()
+        order = np.argsort(-flat, kind="stable")
         nxt, looked = [], 0
-        for rank, (raw, i, v) in enumerate(candidates):
+        for rank, index in enumerate(order.tolist()):
+            i, v = divmod(index, V)
+            raw = float(flat[index])
             looked = rank + 1
             if v == eos:
                 if rank < B:
@@ -54,7 +59,7 @@ def check(call) -> None:
                 nxt.append((beams[i][0] + (v,), raw, v))
                 if len(nxt) == B:
                     break
-        shown = [c[0] for c in candidates[: looked + 1]]
+        shown = flat[order[: looked + 1]].tolist()
         for a, b in zip(shown[:-1], shown[1:]):
             compare(a, b, True, "raw")
         beams = nxt
