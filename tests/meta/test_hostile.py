@@ -11,9 +11,13 @@ Each file in tests/meta/hostile/ is a kata answer with constants:
 - ``WITHOUT_SANDBOX``: where Landlock is unavailable the verdict differs (the file may then
   import pytest, fork, …): the words it must contain there instead, or ``"passes"``;
 - ``ROUTE``: the one route it goes through (``"dojo test"``), where both would judge it the
-  same way: the memory-bound files, whose call is measured by the same code
-  (``dojo/worker/memory.py``, in a fresh worker) whichever route asks, and whose plain pytest
-  route cost CI about a minute;
+  same way. Both routes run the same plugin and call the same worker (``dojo test`` from a
+  child of the warm judge, plain pytest from a fresh interpreter), so an attack on the worker
+  is contained by the same code whichever route calls it: the memory-bound files
+  (``dojo/worker/memory.py``) and the worker's other attacks. Plain pytest stays for attacks on
+  the pytest process and its output, on the zygote and the judge's process, leftovers,
+  verdicts worded per route, and one file of each kind of verdict (docs/hostile.md lists
+  them); its run costs 10–30 s a file here, ``dojo test``'s 4–15 s;
 - ``KNOWN_HOLE``: the judge does not contain it yet (the reason): expected to fail, strictly, so
   a fix shows up as a pass to take the constant out; a dict ``{"pytest": …, "dojo test": …}``
   names the routes it concerns.

@@ -4,6 +4,7 @@ import os
 import numpy as np
 
 KATA = "softmax"
+ROUTE = "dojo test"  # an attack on the worker, contained by the same code whichever route calls it
 EXPECT = "it was ended by SIGABRT"  # the verdict must say this
 
 

@@ -7,6 +7,7 @@ import sys
 import numpy as np
 
 KATA = "softmax"
+ROUTE = "dojo test"  # an attack on the worker, contained by the same code whichever route calls it
 EXPECT = "called sys.exit(1) (SystemExit)"  # the verdict must say this
 
 atexit.register(os._exit, 0)

@@ -11,6 +11,7 @@ import socket
 import numpy as np
 
 KATA = "softmax"
+ROUTE = "dojo test"  # an attack on the worker, contained by the same code whichever route calls it
 EXPECT = "PermissionError: [Errno 1] Operation not permitted"  # the verdict must say this
 WITHOUT_SANDBOX = "raised"  # no seccomp there: the socket opens, and the connect fails
 

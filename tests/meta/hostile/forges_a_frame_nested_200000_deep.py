@@ -11,6 +11,7 @@ import time
 import numpy as np
 
 KATA = "softmax"
+ROUTE = "dojo test"  # an attack on the worker, contained by the same code whichever route calls it
 EXPECT = "sent a malformed answer"  # the verdict must say this
 
 

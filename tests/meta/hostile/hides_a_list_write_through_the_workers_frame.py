@@ -3,6 +3,7 @@ list after computing (scratch space), then finds the worker's own copy of the li
 the call (the caller's frame, ``sys._getframe(1).f_locals["before"]``) and zeroes that too, so
 the worker's comparison sees no change. Found by a fresh hostile round (stop 48)."""
 KATA = "speculative_decoding"
+ROUTE = "dojo test"  # an attack on the worker, contained by the same code whichever route calls it
 EXPECT = "modified its input `draft_tokens` in place"  # what the verdict should say
 KNOWN_HOLE = ("a list argument lives only in the worker, the process the kata file controls: the judge has no copy "
               "of it after the call, and whatever the worker keeps to compare with, the file can reach "

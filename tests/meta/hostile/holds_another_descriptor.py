@@ -8,6 +8,7 @@ import os
 import numpy as np
 
 KATA = "softmax"
+ROUTE = "dojo test"  # an attack on the worker, contained by the same code whichever route calls it
 EXPECT = "All "  # the verdict must say this
 PASSES = True  # a correct answer: it must pass
 

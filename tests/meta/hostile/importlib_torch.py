@@ -4,6 +4,7 @@ import importlib
 import numpy as np
 
 KATA = "softmax"
+ROUTE = "dojo test"  # an attack on the worker, contained by the same code whichever route calls it
 EXPECT = 'NumPy only'  # the verdict must say this
 
 

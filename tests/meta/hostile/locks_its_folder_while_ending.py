@@ -3,6 +3,7 @@ making folders in its temporary folder and setting the immutable attribute on ea
 so that the judge's removal, which runs while the worker is being killed, races it and may meet
 a folder it has not seen or cannot remove."""
 KATA = "masked_attention"
+ROUTE = "dojo test"  # an attack on the worker, contained by the same code whichever route calls it
 PASSES = True  # a right answer: its folder is removed all the same
 
 import fcntl

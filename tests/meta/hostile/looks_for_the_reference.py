@@ -5,6 +5,7 @@ descriptors) and tries to read solutions/masked_attention.py or tests/oracle.py 
 /proc, a symlink or a hard link in its own folder; it also tries to leave a file outside its
 folder. Right only if the sandbox lets it read the reference."""
 KATA = "masked_attention"
+ROUTE = "dojo test"  # an attack on the worker, contained by the same code whichever route calls it
 EXPECT = "weights is wrong"  # the verdict must say this (its own bug: no 1/sqrt(d_k))
 NEEDS_SANDBOX = True  # Landlock keeps the reference unread
 

@@ -6,6 +6,7 @@ call, under the 2 s limit) and sleeping the rest. It ran 142 s under plain pytes
 run's deadline, "not your fault") and 62 s under dojo test; the judge now takes such a
 process's state from its threads (dojo/worker/procfs.py), and the helper's sleep is asleep."""
 KATA = "softmax"
+ROUTE = "dojo test"  # an attack on the worker, contained by the same code whichever route calls it
 EXPECT = "asleep in all"  # the verdict must say this
 
 import ctypes

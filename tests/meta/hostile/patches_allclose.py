@@ -3,6 +3,7 @@ returns nonsense: the judge compares with its own NumPy, in its own process."""
 import numpy as np
 
 KATA = "softmax"
+ROUTE = "dojo test"  # an attack on the worker, contained by the same code whichever route calls it
 EXPECT = 'is wrong'  # the verdict must say this
 
 

@@ -7,6 +7,7 @@ import copy
 import numpy as np
 
 KATA = "softmax"
+ROUTE = "dojo test"  # an attack on the worker, contained by the same code whichever route calls it
 EXPECT = "modified its input `x` in place"  # the verdict must say this
 
 _real_deepcopy = copy.deepcopy

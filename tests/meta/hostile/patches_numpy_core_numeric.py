@@ -6,6 +6,7 @@ import numpy as np
 import numpy._core.numeric as numeric
 
 KATA = "softmax"
+ROUTE = "dojo test"  # an attack on the worker, contained by the same code whichever route calls it
 EXPECT = "is wrong"  # the verdict must say this
 
 

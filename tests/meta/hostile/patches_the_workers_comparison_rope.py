@@ -9,6 +9,7 @@ import sys
 import numpy as np
 
 KATA = "rope"
+ROUTE = "dojo test"  # an attack on the worker, contained by the same code whichever route calls it
 EXPECT = "modified its input"  # the verdict must say this
 
 _worker = sys.modules.get("dojo.worker.zygote_child")

@@ -4,6 +4,7 @@ import posix
 import numpy as np
 
 KATA = "softmax"
+ROUTE = "dojo test"  # an attack on the worker, contained by the same code whichever route calls it
 EXPECT = "it exited with status 3"  # the verdict must say this
 
 

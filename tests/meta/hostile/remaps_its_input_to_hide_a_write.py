@@ -9,6 +9,7 @@ import mmap
 import numpy as np
 
 KATA = "softmax"
+ROUTE = "dojo test"  # an attack on the worker, contained by the same code whichever route calls it
 EXPECT = "modified its input `x` in place"  # the verdict must say this
 
 _libc = ctypes.CDLL(None, use_errno=True)

@@ -7,6 +7,7 @@ before any kata file runs, and its recursion goes through a closure: replacing t
 names changes nothing. (Code that reaches the worker's frames or function objects still can:
 ``hides_a_list_write_through_the_workers_frame``.)"""
 KATA = "softmax"
+ROUTE = "dojo test"  # an attack on the worker, contained by the same code whichever route calls it
 EXPECT = "modified its input `x` in place"  # the verdict must say this
 
 import sys

@@ -7,6 +7,7 @@ import signal
 import numpy as np
 
 KATA = "softmax"
+ROUTE = "dojo test"  # an attack on the worker, contained by the same code whichever route calls it
 EXPECT = "was still computing after 2 s of CPU time"  # the verdict must say this
 
 for number in (signal.SIGINT, signal.SIGTERM, signal.SIGALRM):

@@ -5,6 +5,7 @@ plain array: zeros."""
 import numpy as np
 
 KATA = "softmax"
+ROUTE = "dojo test"  # an attack on the worker, contained by the same code whichever route calls it
 EXPECT = "is wrong"  # the verdict must say this
 
 

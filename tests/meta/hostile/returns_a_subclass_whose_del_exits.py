@@ -7,6 +7,7 @@ import os
 import numpy as np
 
 KATA = "softmax"
+ROUTE = "dojo test"  # an attack on the worker, contained by the same code whichever route calls it
 EXPECT = "it exited with status 0"  # the verdict must say this
 
 

@@ -2,6 +2,7 @@
 breakpoint left in: "attach a debugger here"): stopped, it neither computes nor sleeps as
 /proc shows it (state T); the judge must end the wait, not hang."""
 KATA = "softmax"
+ROUTE = "dojo test"  # an attack on the worker, contained by the same code whichever route calls it
 EXPECT = "without using the CPU"  # the verdict must say this
 
 import os

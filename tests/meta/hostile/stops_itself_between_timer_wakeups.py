@@ -4,6 +4,7 @@ asleep count stayed 0) and each burst restarts the idle count before it reaches 
 lasted about 68 s, and `dojo test` ended at 60 s saying the judge had not finished (a fresh
 hostile round, stop 48). A stopped worker now counts as asleep: 10 s in all, the candidate's."""
 KATA = "softmax"
+ROUTE = "dojo test"  # an attack on the worker, contained by the same code whichever route calls it
 EXPECT = "asleep in all"  # the verdict must say this
 
 import ctypes

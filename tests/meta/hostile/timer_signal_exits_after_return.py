@@ -7,6 +7,7 @@ import signal
 import numpy as np
 
 KATA = "softmax"
+ROUTE = "dojo test"  # an attack on the worker, contained by the same code whichever route calls it
 EXPECT = "it exited with status 0"  # the verdict must say this
 
 signal.signal(signal.SIGALRM, lambda number, frame: os._exit(0))

@@ -7,6 +7,7 @@ import time
 import numpy as np
 
 KATA = "softmax"
+ROUTE = "dojo test"  # an attack on the worker, contained by the same code whichever route calls it
 EXPECT = "too slow:"  # the verdict must say this
 SECONDS_PER_CALL = 0.15  # of CPU time
 

@@ -5,6 +5,7 @@ import threading
 import numpy as np
 
 KATA = "softmax"
+ROUTE = "dojo test"  # an attack on the worker, contained by the same code whichever route calls it
 EXPECT = "stopped computing: it waited"  # the verdict must say this
 
 _lock = threading.Lock()

@@ -4,6 +4,7 @@ a later call, into an array the caller passed long ago). The judge read again on
 calls' inputs after each answer, so this passed; older calls are now read again in turn
 (dojo/worker/late_writes.py)."""
 KATA = "softmax"
+ROUTE = "dojo test"  # an attack on the worker, contained by the same code whichever route calls it
 EXPECT = "modified its input `x` in place"  # the verdict must say this
 
 import numpy as np

@@ -2,6 +2,7 @@
 import numpy as np
 
 KATA = "masked_attention"
+ROUTE = "dojo test"  # an attack on the worker, contained by the same code whichever route calls it
 EXPECT = "is wrong"  # the verdict must say this
 
 

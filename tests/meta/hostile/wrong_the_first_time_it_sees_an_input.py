@@ -4,6 +4,7 @@ input) and says the answer depends on something besides the input."""
 import numpy as np
 
 KATA = "softmax"
+ROUTE = "dojo test"  # an attack on the worker, contained by the same code whichever route calls it
 EXPECT = "gave different results for the same input"  # the verdict must say this
 
 _seen = set()
