@@ -1,7 +1,8 @@
 """The judge for katas/softmax.py: softmax(x, axis=-1).
 
-Shapes: x of 1 to 3 dimensions, any axis, its sides from tests/sizes.py (mostly small,
-sometimes past 8, about one in four past 64); logits ordinary, around 1e4, with slices 1e4
+Shapes: x of 1 to 6 dimensions (5 or 6 in one x of eight), any axis, its sides from
+tests/sizes.py (mostly small, sometimes past 8, about one in four past 64), and in one x of
+eight an axis 200 to 511 long; logits ordinary, around 1e4, with slices 1e4
 apart, or with -inf entries (never a slice that is all -inf: that must raise).
 
 Left open and never tested: the wording of messages.
@@ -34,16 +35,39 @@ def run(kata, x, axis=-1):
     return check_array(got, "softmax(x)", np.shape(x))
 
 
+#: "any shape": one x in eight has 5 or 6 dimensions (sides up to 3, one of them up to 128), so a
+#: bug of 5-D input shows too; 1 to 4 dimensions otherwise, as before.
+RANKS = st.sampled_from((1, 2, 3, 4) * 7 + (5, 6) * 2)
+#: Axis lengths past the large sizes' 128 and short of the largest case's 512: one x in eight
+#: has one, along its axis (the other sides then hold at most 64 entries in all), and
+#: test_matches_torch_softmax has one (300) in every run. A softmax computed in blocks of 256
+#: along the axis (an online softmax, as flash attention streams its keys) that drops the last,
+#: partial block is right at every length up to 256 and at 512: the random draws alone missed
+#: it on 3 of 20 run seeds, the fixed case never does.
+LONG_AXES = (200, 257, 300, 384, 500, 511)
+LONG = st.sampled_from((False,) * 7 + (True,))
+
+
 @S.valid_inputs(calls=lambda case: [{"x": case[0], "axis": case[1]}])
 @st.composite
 def cases(draw, kind=None):
-    shape, axis = draw(S.shapes_and_axis(max_dims=4))  # "any shape": a bug of 4-D input shows only there
+    ndim = draw(RANKS)
+    shape, axis = draw(S.shapes_and_axis(min_dims=ndim, max_dims=ndim, max_side=5 if ndim <= 4 else 3))
+    if draw(LONG):
+        others, shape = 1, list(shape)
+        for i in range(len(shape)):
+            if i != axis % len(shape):
+                shape[i] = min(shape[i], max(1, 64 // others))
+                others *= shape[i]
+        shape[axis] = draw(st.sampled_from(LONG_AXES))
+        shape = tuple(shape)
     return draw(S.logits(shape, axis, kind)), axis
 
 
 @prop(case=cases())
 @example(case=(np.array([1.0, 2.0, 3.0]), -1))
 @example(case=(np.array([[1.0, 2.0], [3.0, 5.0]]), 0))
+@example(case=(np.random.default_rng(300).normal(size=(2, 300)) * 3.0, -1))  # a long axis in every run
 def test_matches_torch_softmax(kata, case):
     """Matches torch.softmax on ordinary, large, mixed-scale and -inf logits, on any axis"""
     x, axis = case

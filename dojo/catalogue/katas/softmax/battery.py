@@ -58,6 +58,9 @@ BATTERY = Battery(
         Case("2-D, axis=0", lambda r: {"x": normal(r, (3, 5), 2.0), "axis": 0}),
         Case("3-D, axis=1", lambda r: {"x": normal(r, (2, 4, 3), 2.0), "axis": 1}),
         Case("3-D, axis=-3", lambda r: {"x": normal(r, (3, 2, 4), 2.0), "axis": -3}),
+        Case("5-D, axis=2", lambda r: {"x": normal(r, (2, 1, 3, 2, 2), 2.0), "axis": 2}),
+        # one block of 256 and a partial one: an online softmax that drops the partial block
+        Case("slices 300 long", lambda r: {"x": normal(r, (2, 300), 3.0), "axis": -1}),
         Case("large logits (~1e4)", fixed(x=np.array([[1e4, 1e4 - 1.0, -1e4], [3e4, 2.9e4, 3e4]]), axis=-1)),
         Case("mixed scales: rows 1e4 apart", lambda r: {"x": _mixed_rows(r), "axis": -1}),
         Case("mixed scales: columns 1e4 apart, axis=0", lambda r: {"x": _mixed_rows(r).T.copy(), "axis": 0}),
