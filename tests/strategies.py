@@ -210,6 +210,12 @@ def with_one_entry(draw, a: np.ndarray, value) -> tuple[np.ndarray, tuple]:
 #: own dtype is exact in int64 with small values, but wraps around in x - max (uint8) or
 #: q @ kᵀ (int8, uint8). BASIC_FORM_NAMES are for inputs whose values mean something on their
 #: own (log-probabilities, probabilities), which these two would change into invalid ones.
+#: "float64" is a float64 array laid out otherwise than in C order (every other property passes
+#: C-ordered arrays): in Fortran order (np.asfortranarray) where it has 2 or more axes and an
+#: even number of entries, else a view of every other entry along the last axis of a wider
+#: array, NaN between them (not contiguous in memory). An answer that assumes C order (strides
+#: computed by hand for as_strided, memory read back with np.ndarray(buffer=...)) reads the
+#: wrong entries there. As a form of its own it would make the other forms rarer.
 BASIC_FORM_NAMES = ("float64", "float32", "int", "list")
 FORM_NAMES = ("float64", "float32", "int", "int8", "uint8", "list")
 INPUT_FORMS = st.sampled_from(FORM_NAMES)
@@ -245,7 +251,21 @@ def as_form(a: np.ndarray, form: str):
     if form == "list":
         given = [np.array(row) for row in a] if a.ndim >= 2 and a.size > LIST_ENTRIES else a.tolist()
         return given, np.asarray(given, dtype=np.float64)
+    if form == "float64" and a.ndim:
+        return laid_out_otherwise(np.asarray(a, dtype=np.float64)), a
     return a, a
+
+
+def laid_out_otherwise(a: np.ndarray, layout: str | None = None) -> np.ndarray:
+    """``a``'s values in another layout than C order: ``"fortran"`` (np.asfortranarray) or
+    ``"view"`` (every other entry along the last axis of a wider array, NaN between them);
+    by default Fortran where ``a`` has 2 or more axes and an even number of entries."""
+    layout = layout or ("fortran" if a.ndim >= 2 and a.size % 2 == 0 else "view")
+    if layout == "fortran":
+        return np.asfortranarray(a)
+    wider = np.full(a.shape[:-1] + (2 * a.shape[-1],), np.nan)
+    wider[..., ::2] = a
+    return wider[..., ::2]
 
 
 # -- What a property draws (checked by tests/meta/test_strategies.py) ----------------------

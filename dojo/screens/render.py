@@ -242,9 +242,13 @@ def failure_text(record: dict, function: str, header: str | None = None, glue: b
 
 def call_text(function: str, call: dict) -> str:
     """``function(name=value, …)``, one argument a line, from a call's data."""
+    from dojo.text.messages import text
+
     parts = []
     for name, value in call.items():
         shown = value.get("repr", "") if isinstance(value, dict) else str(value)
+        if isinstance(value, dict) and value.get("layout"):  # not in C order: the values alone would not say
+            shown += "\n" + text(value["layout"])
         first, *rest = shown.split("\n")  # a blank line between an array's blocks stays empty
         parts.append(f"{name}=" + "\n".join([first, *(" " * (len(name) + 1) + ln if ln.strip() else ""
                                                      for ln in rest)]))

@@ -2,7 +2,7 @@
 the judge's finding, never the worker's report.
 
 The judge (``SharedInputs``, in ``dojo.worker.workers``) writes every top-level ``ndarray`` argument of
-a call into one anonymous memory file (``memfd``, sealed against resizing), passes its
+a call, in its own layout (C or Fortran order, or a strided view), into one anonymous memory file (``memfd``, sealed against resizing), passes its
 descriptor with the request (``SCM_RIGHTS``), and keeps its own copy of the bytes. The worker
 (``attach``, in ``dojo.worker.zygote_child``) maps the file shared, closes the descriptor (keeping none:
 the mapping is made through the C library, not ``mmap.mmap``, which holds a duplicate) and gives the
@@ -35,6 +35,21 @@ def _shareable(value) -> bool:
 
     return (type(value) is np.ndarray and value.size > 0 and value.dtype.kind in KINDS
             and value.dtype.fields is None and value.dtype.subdtype is None)
+
+
+def _span(value) -> tuple[bytes, tuple | None]:
+    """The bytes ``value`` spans in memory, and its strides where it is not C-contiguous (a
+    Fortran-ordered array, a view of every other entry): the worker's array then has the same
+    layout as the caller's, so an answer that assumes C order meets what a caller can give it.
+    A negative stride is given as a C-ordered copy."""
+    if value.flags.c_contiguous or min(value.strides) < 0:
+        import numpy as np
+
+        return np.ascontiguousarray(value).tobytes(), None
+    import ctypes
+
+    span = value.itemsize + sum((n - 1) * s for n, s in zip(value.shape, value.strides))
+    return ctypes.string_at(value.ctypes.data, span), value.strides
 
 
 def _memory_file(size: int) -> int:
@@ -80,8 +95,8 @@ class SharedInputs:
 
         offset = 0
         for name, value in shared.items():
-            data = np.ascontiguousarray(value).tobytes()
-            self.layout[name] = [offset, value.dtype.str, list(value.shape)]
+            data, strides = _span(value)
+            self.layout[name] = [offset, value.dtype.str, list(value.shape)] + ([list(strides)] if strides else [])
             self._given[name] = data
             offset += -(-len(data) // ALIGN) * ALIGN
         self._size = offset
@@ -143,11 +158,11 @@ class SharedInputs:
 
         changed = {}
         for name, given in self._given.items():
-            offset, dtype, shape = self.layout[name]
+            offset, dtype, shape, *strides = self.layout[name]
             now = self._read(len(given), offset)
             if now != given:
                 if len(now) == len(given):
-                    changed[name] = np.frombuffer(now, dtype=dtype).reshape(shape).copy()
+                    changed[name] = np.ndarray(shape, dtype, buffer=now, strides=strides[0] if strides else None).copy()
                 else:  # pragma: no cover - the seals forbid shrinking
                     changed[name] = np.zeros(shape, dtype=dtype)
         return changed
@@ -180,7 +195,7 @@ class SharedInputs:
         from dojo.worker.wire import Foreign
 
         gone = {}
-        for name, (offset, _dtype, _shape) in self.layout.items():
+        for name, (offset, *_) in self.layout.items():
             stop = offset + len(self._given[name])
             if not any(a <= offset and stop <= b for a, b in covered):
                 gone[name] = Foreign("remapped", "<its memory was replaced by private pages during the call "
@@ -213,18 +228,25 @@ def attach(layout, fd: int | None) -> dict:
             raise LayoutError("a shared layout that is not an object")
         end = 0
         for name, entry in layout.items():
-            if not (isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], int)
-                    and isinstance(entry[1], str) and isinstance(entry[2], list)):
+            if not (isinstance(entry, list) and len(entry) in (3, 4) and isinstance(entry[0], int)
+                    and isinstance(entry[1], str) and isinstance(entry[2], list)
+                    and (len(entry) == 3 or (isinstance(entry[3], list) and len(entry[3]) == len(entry[2])
+                                             and all(isinstance(s, int) and s >= 0 for s in entry[3])))):
                 raise LayoutError(f"a malformed shared entry for {name!r}")
-            count = 1
-            for n in entry[2]:
-                count *= int(n)
-            end = max(end, entry[0] + count * np.dtype(entry[1]).itemsize)
+            itemsize = np.dtype(entry[1]).itemsize
+            if len(entry) == 4:  # strided: the bytes from the first entry to the last
+                span = itemsize + sum((int(n) - 1) * s for n, s in zip(entry[2], entry[3]))
+            else:
+                span = itemsize
+                for n in entry[2]:
+                    span *= int(n)
+            end = max(end, entry[0] + span)
         memory = _map(fd, end)
     finally:
         os.close(fd)
-    return {name: np.ndarray(tuple(shape), dtype=np.dtype(dtype), buffer=memory, offset=offset)
-            for name, (offset, dtype, shape) in layout.items()}
+    return {name: np.ndarray(tuple(entry[2]), dtype=np.dtype(entry[1]), buffer=memory, offset=entry[0],
+                             strides=tuple(entry[3]) if len(entry) == 4 else None)
+            for name, entry in layout.items()}
 
 
 def _map(fd: int, size: int):

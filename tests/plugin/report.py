@@ -185,7 +185,7 @@ def _call_data(kwargs: dict) -> dict:
     and, for a small array, its values."""
     import numpy as np
 
-    from dojo.text.messages import array_param
+    from dojo.text.messages import array_param, message
     from dojo.text.screen import array_width
 
     out = {}
@@ -196,6 +196,10 @@ def _call_data(kwargs: dict) -> dict:
             if isinstance(value, np.ndarray):
                 data = array_param(value)
                 entry.update({k: data[k] for k in ("shape", "dtype", "values") if k in data})
+                if value.ndim > 1 and value.flags.f_contiguous and not value.flags.c_contiguous:
+                    entry["layout"] = message("input.layout.fortran")
+                elif value.size and not (value.flags.c_contiguous or value.flags.f_contiguous):
+                    entry["layout"] = message("input.layout.view", strides=str(value.strides))
             out[name] = entry
     return out
 
