@@ -66,6 +66,10 @@ class Outcome:
 #: right file and the reference accepted on each. Practice runs draw from a fresh seed each
 #: time; these stand for them, fixed so that the self-check repeats.
 SEEDS = (1, 2, 3)
+#: The run seeds a right file is judged on: the first two (the thorough profile judges each
+#: again, 30 random examples of every property on seed 4). A third seed of 20 examples cost CI
+#: about a minute of its 30 and has never rejected a right file the first two accepted.
+RIGHT_SEEDS = SEEDS[:2]
 
 
 def judge(

@@ -21,7 +21,7 @@ with ``S.valid_inputs(calls)`` where it is defined. A property that is not a
 a ``test_rejects_*`` may draw anything, and its declared strategies are checked too.
 
 The README's test line runs a few draws per strategy on one seed; the contributors' suite
-(``--contributors``) draws as many as the thorough profile's examples, on seed 1.
+(``--contributors``) draws 250 of every strategy, on seed 1.
 """
 
 from __future__ import annotations
@@ -46,10 +46,11 @@ KATAS = [k.module for k in registry.KATAS]
 
 #: The README's test line: a few draws of every strategy, one fixed seed (about 5 s in all).
 QUICK_EXAMPLES, QUICK_SEEDS = 20, (0,)
-#: The contributors' suite: as many draws as the thorough profile's examples, on seed 1 (it
+#: The contributors' suite: 250 draws (400, the thorough profile's examples, until stop 52: the
+#: beam search and latent attention strategies cost CI minutes), on seed 1 (it
 #: drew seeds 1, 2 and 3 until every practice run drew fresh examples: those runs, the
-#: self-check's three seeds and the thorough profile's seed 4 draw the others).
-THOROUGH_EXAMPLES, THOROUGH_SEEDS = 400, (1,)
+#: self-check's seeds and the thorough profile's seed 4 draw the others).
+THOROUGH_EXAMPLES, THOROUGH_SEEDS = 250, (1,)
 
 
 def drawing(examples: int) -> settings:
@@ -290,9 +291,9 @@ def test_valid_input_strategies_draw_valid_inputs(kata):
 @pytest.mark.parametrize("seed_", THOROUGH_SEEDS)
 @pytest.mark.parametrize("kata", KATAS)
 def test_valid_input_strategies_draw_valid_inputs_thorough(kata, seed_):
-    """The same, with as many random draws as the thorough profile's examples, on seed 1.
-    Catches the rare invalid draw that a few draws miss: the flash ±1e4 draw's u = 0 came
-    only at d_k = 1, about once in 1,500 examples (one thorough run in four); seed 1 finds it."""
+    """The same, with 250 random draws of every strategy, on seed 1. Catches the rare invalid
+    draw that a few draws miss: the flash ±1e4 draw's u = 0 came only at d_k = 1, about once in
+    1,500 examples (one thorough run in four); seed 1 found it at 400 draws."""
     for strategy, declared, users in valid_strategies(kata):
         check_strategy(kata, strategy, declared, users, THOROUGH_EXAMPLES, (seed_,))
 
