@@ -177,11 +177,11 @@ def _drop(shape, axis):
 
 
 @st.composite
-def shapes_and_axis(draw, min_dims: int = 1, max_dims: int = 3, max_side: int = 5):
+def shapes_and_axis(draw, min_dims: int = 1, max_dims: int = 3, max_side: int = 5, max_big: int = 2):
     """A shape of ``min_dims`` to ``max_dims`` sides, mostly 1 to ``max_side``, sometimes 8 to
-    128 (at most one side 64 or more, one more above ``max_side``), and an axis of it."""
+    128 (at most one side 64 or more, at most ``max_big`` above ``max_side``), and an axis of it."""
     ndim = draw(sizes_of_rank(min_dims, max_dims))
-    shape = draw(size_tuple(ndim, 1, max_side, distinct=False, max_large=1, max_big=2))
+    shape = draw(size_tuple(ndim, 1, max_side, distinct=False, max_large=1, max_big=max_big))
     axis = draw(st.integers(-len(shape), len(shape) - 1))
     return shape, axis
 
