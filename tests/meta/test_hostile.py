@@ -16,7 +16,7 @@ Each file in tests/meta/hostile/ is a kata answer with constants:
   is contained by the same code whichever route calls it: the memory-bound files
   (``dojo/worker/memory.py``) and the worker's other attacks. Plain pytest stays for attacks on
   the pytest process and its output, on the zygote and the judge's process, leftovers,
-  verdicts worded per route, and one file of each kind of verdict (docs/hostile.md lists
+  verdicts worded per route, and one file of most kinds of verdict (docs/hostile.md lists
   them); its run costs 10–30 s a file here, ``dojo test``'s 4–15 s;
 - ``KNOWN_HOLE``: the judge does not contain it yet (the reason): expected to fail, strictly, so
   a fix shows up as a pass to take the constant out; a dict ``{"pytest": …, "dojo test": …}``
