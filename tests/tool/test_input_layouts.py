@@ -8,9 +8,8 @@ import pytest
 
 from dojo.screens.render import call_text
 from dojo.text.messages import text
-from dojo.worker.workers import Worker
 from tests import strategies as S
-from tests.tool.test_workers import QUICK, kata_file
+from tests.tool.test_workers import worker  # noqa: F401  (the fixture: a worker for a function f(x))
 
 pytestmark = pytest.mark.smoke
 
@@ -35,20 +34,6 @@ def test_the_float64_form_is_laid_out_otherwise_with_the_same_values():
     assert np.isnan(made["view"].base).sum() == VALUES.size  # NaN between the entries
     for a in made.values():
         assert a.dtype == np.float64 and np.array_equal(a, VALUES)
-
-
-@pytest.fixture
-def worker(tmp_path):
-    made = []
-
-    def make(body):
-        w = Worker(kata_file(tmp_path, body), "f", QUICK)
-        made.append(w)
-        return w
-
-    yield make
-    for w in made:
-        w.close()
 
 
 def test_the_function_gets_the_layout_the_caller_gave(worker):
