@@ -2,8 +2,8 @@
 the judge's finding, never the worker's report.
 
 The judge (``SharedInputs``, in ``dojo.worker.workers``) writes every top-level ``ndarray`` argument of
-a call, in its own layout (C or Fortran order, or a strided view), into one anonymous memory file (``memfd``, sealed against resizing), passes its
-descriptor with the request (``SCM_RIGHTS``), and keeps its own copy of the bytes. The worker
+a call, in its own layout (C or Fortran order, or a strided view), into one anonymous memory
+file (``memfd``, sealed against resizing), passes its descriptor with the request (``SCM_RIGHTS``), and keeps its own copy of the bytes. The worker
 (``attach``, in ``dojo.worker.zygote_child``) maps the file shared, closes the descriptor (keeping none:
 the mapping is made through the C library, not ``mmap.mmap``, which holds a duplicate) and gives the
 candidate's function arrays that *are* that memory. After the answer, the judge reads the file
@@ -48,8 +48,12 @@ def _span(value) -> tuple[bytes, tuple | None]:
         return np.ascontiguousarray(value).tobytes(), None
     import ctypes
 
-    span = value.itemsize + sum((n - 1) * s for n, s in zip(value.shape, value.strides))
-    return ctypes.string_at(value.ctypes.data, span), value.strides
+    return ctypes.string_at(value.ctypes.data, _extent(value.shape, value.strides, value.itemsize)), value.strides
+
+
+def _extent(shape, strides, itemsize: int) -> int:
+    """The bytes from an array's first entry to the end of its last (strides not negative)."""
+    return itemsize + sum((int(n) - 1) * s for n, s in zip(shape, strides))
 
 
 def _memory_file(size: int) -> int:
@@ -228,14 +232,11 @@ def attach(layout, fd: int | None) -> dict:
             raise LayoutError("a shared layout that is not an object")
         end = 0
         for name, entry in layout.items():
-            if not (isinstance(entry, list) and len(entry) in (3, 4) and isinstance(entry[0], int)
-                    and isinstance(entry[1], str) and isinstance(entry[2], list)
-                    and (len(entry) == 3 or (isinstance(entry[3], list) and len(entry[3]) == len(entry[2])
-                                             and all(isinstance(s, int) and s >= 0 for s in entry[3])))):
+            if not _well_formed(entry):
                 raise LayoutError(f"a malformed shared entry for {name!r}")
             itemsize = np.dtype(entry[1]).itemsize
-            if len(entry) == 4:  # strided: the bytes from the first entry to the last
-                span = itemsize + sum((int(n) - 1) * s for n, s in zip(entry[2], entry[3]))
+            if len(entry) == 4:  # strided
+                span = _extent(entry[2], entry[3], itemsize)
             else:
                 span = itemsize
                 for n in entry[2]:
@@ -247,6 +248,17 @@ def attach(layout, fd: int | None) -> dict:
     return {name: np.ndarray(tuple(entry[2]), dtype=np.dtype(entry[1]), buffer=memory, offset=entry[0],
                              strides=tuple(entry[3]) if len(entry) == 4 else None)
             for name, entry in layout.items()}
+
+
+def _well_formed(entry) -> bool:
+    """``[offset, dtype, shape]``, or ``[offset, dtype, shape, strides]`` (one non-negative int
+    stride per axis)."""
+    if not (isinstance(entry, list) and len(entry) in (3, 4) and isinstance(entry[0], int)
+            and isinstance(entry[1], str) and isinstance(entry[2], list)):
+        return False
+    strides = entry[3] if len(entry) == 4 else []
+    return isinstance(strides, list) and (not strides or len(strides) == len(entry[2])) and all(
+        isinstance(s, int) and s >= 0 for s in strides)
 
 
 def _map(fd: int, size: int):
