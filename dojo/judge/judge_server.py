@@ -181,10 +181,11 @@ class _Server:
         listener = self.listen()
         about = folder() / f"{self.key}.json"
         about.write_text(json.dumps({"pid": os.getpid(), "root": str(self.root)}))
-        (folder() / f"{self.key}.starting").unlink(missing_ok=True)
+        _unlock(self.key)
         sel = selectors.DefaultSelector()
         sel.register(listener, selectors.EVENT_READ, "accept")
         next_check = time.monotonic() + KEY_CHECK
+        retiring = False
         try:
             while not _stopping:
                 for sel_key, _ in sel.select(timeout=0.005 if self.jobs else 0.5):
@@ -197,15 +198,21 @@ class _Server:
                     if not self.warm_later:
                         self.warm_later = True
                         warm_up.later()
-                    while self.to_prepare and not _stopping:
+                    while self.to_prepare and not _stopping and not retiring:
                         self.prepare(self.to_prepare.pop(0), listener)
                 now = time.monotonic()
-                if not self.jobs and now - self.last > IDLE:
+                if not self.jobs and (retiring or now - self.last > IDLE):
                     return
                 if now > next_check:
                     next_check = now + KEY_CHECK
-                    if not self.path.exists() or _tool_part() != self.tool:
-                        return  # the tool changed, or the socket went: a new server serves
+                    if _tool_part() != self.tool:
+                        return  # the tool changed: a new server serves
+                    if not retiring and not self.still_listening():
+                        # The socket went, or a server started beside this one replaced it (a
+                        # copy of this judge's): take no more requests, end once these are served.
+                        retiring = True
+                        sel.unregister(listener)
+                        listener.close()
         finally:
             try:  # its own socket only: a newer server may have replaced it
                 if os.stat(self.path).st_ino == self.inode:
@@ -221,6 +228,13 @@ class _Server:
             except (OSError, ValueError, AttributeError):
                 pass
             Zygote._mine.close()
+
+    def still_listening(self) -> bool:
+        """The socket clients connect to is still this server's."""
+        try:
+            return os.stat(self.path).st_ino == self.inode
+        except OSError:
+            return False
 
     def accept(self, listener: socket.socket, sel) -> None:
         import selectors
@@ -328,6 +342,16 @@ def _kill_group(pid: int) -> None:
         pass
 
 
+def _unlock(k: str) -> None:
+    """Remove the lock its starter wrote (dojo/judge/warm.py), not one a later starter wrote."""
+    lock = folder() / f"{k}.starting"
+    try:
+        if lock.read_text() == os.environ.get("DOJO_JUDGE_LOCK"):
+            lock.unlink()
+    except OSError:
+        pass
+
+
 def main(argv: list[str]) -> int:
     k, root = argv[0], Path(argv[1]).resolve()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -338,7 +362,7 @@ def main(argv: list[str]) -> int:
     except SystemExit:  # SIGTERM (`dojo clean`): a clean end, like an idle one
         pass
     finally:
-        (folder() / f"{k}.starting").unlink(missing_ok=True)
+        _unlock(k)
     (folder() / f"{k}.log").unlink(missing_ok=True)  # kept only when it ended with an error
     return 0
 

@@ -84,11 +84,13 @@ def _launch(k: str, root: Path):
                 return True
         except FileNotFoundError:
             pass
-        lock.write_text(str(os.getpid()))
+        mark = f"{os.getpid()} {os.urandom(8).hex()}"
+        lock.write_text(mark)
         log = open(where / f"{k}.log", "wb")
     except OSError:
         return False
     env = {k2: v for k2, v in os.environ.items() if not k2.startswith(("DOJO_ZYGOTE", "DOJO_DIE_WITH"))}
+    env["DOJO_JUDGE_LOCK"] = mark  # the server removes this lock, never another starter's
     try:
         return subprocess.Popen(
             [sys.executable, "-m", "dojo.judge.judge_server", k, str(root)], cwd=str(root), env=env,
@@ -100,23 +102,68 @@ def _launch(k: str, root: Path):
         log.close()
 
 
-def stop(root: Path) -> int:
-    """End every warm judge of this checkout (``dojo clean``); how many were running."""
-    stopped = 0
+def _servers_of(root: Path) -> set[int]:
+    """The warm judges of this checkout: those its ``KEY.json`` files name, and (where there is
+    a /proc) every process of this user running ``dojo.judge.judge_server`` for this root, one
+    still starting or one whose ``KEY.json`` a copy of this judge overwrote included."""
+    root = str(Path(root).resolve())
+    found = set()
     for about in folder().glob("*.json") if folder().is_dir() else ():
         try:
             info = json.loads(about.read_text())
-            pid = int(info["pid"])
-            if info.get("root") != str(Path(root).resolve()):
-                continue
-            with open(f"/proc/{pid}/cmdline", "rb") as f:  # that pid is still a warm judge
-                if b"dojo.judge.judge_server" not in f.read():
-                    continue
-            os.kill(pid, signal.SIGTERM)
-            stopped += 1
+            if info.get("root") == root:
+                found.add(int(info["pid"]))
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             continue
-    return stopped
+    try:
+        pids = [int(p) for p in os.listdir("/proc") if p.isdigit()]
+    except OSError:
+        pids = []
+    for pid in pids:
+        try:
+            if os.stat(f"/proc/{pid}").st_uid != os.getuid():
+                continue
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+            if b"dojo.judge.judge_server" in argv and len(argv) >= 3 and str(Path(os.fsdecode(argv[-2])).resolve()) == root:
+                found.add(pid)
+        except OSError:
+            continue
+    return found
+
+
+def _is_server(pid: int) -> bool:
+    """``pid`` is a warm judge, still running (a zombie waiting for its parent is not)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            if b"dojo.judge.judge_server" not in f.read():
+                return False
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except (OSError, IndexError):
+        return False
+
+
+#: Seconds ``stop`` waits for the warm judges it signalled to end (each ends its children first).
+STOP_WAIT = 10.0
+
+
+def stop(root: Path) -> int:
+    """End every warm judge of this checkout (``dojo clean``) and wait until they have ended
+    (up to ``STOP_WAIT`` seconds); how many were running."""
+    stopped = []
+    for pid in _servers_of(root):
+        if not _is_server(pid):  # that pid is no longer a warm judge
+            continue
+        try:
+            os.kill(pid, signal.SIGTERM)
+            stopped.append(pid)
+        except OSError:
+            continue
+    deadline = time.monotonic() + STOP_WAIT
+    while any(map(_is_server, stopped)) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return len(stopped)
 
 
 #: Returned when ``stale()`` became true during the run (the file changed: judge it again).

@@ -285,3 +285,83 @@ def test_a_warm_judge_ends_on_sigterm_even_when_it_arrives_inside_a_finalizer(ru
     assert "Exception ignored" in err and "SystemExit" in err, err  # the case this is about happened
     assert proc.returncode == 0, err
     assert [p.name for p in runtime.glob("dojo-judge-*/*")] == []  # no socket, no info, no lock
+
+
+def start_server(sandbox, key: str, runtime: Path):
+    """A warm judge of key ``key`` for ``sandbox``'s checkout, started as its client starts one."""
+    import subprocess
+    import sys
+
+    env = dict(sandbox.environ(), XDG_RUNTIME_DIR=str(runtime), DOJO_JUDGE_IDLE="600")
+    return subprocess.Popen([sys.executable, "-m", "dojo.judge.judge_server", key, str(sandbox.root)],
+                            cwd=sandbox.root, env=env, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+
+
+def test_two_copies_of_one_judge_started_at_once_leave_one_server_and_clean_ends_each(
+        sandbox, solution, runtime, tmp_path):
+    """Copies of one judge share a key (the suite's sandboxes). Two of them can start a server
+    at once: the later replaces the socket and the info file. In CI the earlier one stayed,
+    unseen by `dojo clean` (it read the info file only), until idle. Now the replaced server
+    takes no more requests and ends once it has served its own; `dojo clean` finds a server of
+    its checkout by its command line too."""
+    from tests.tool.harness import Sandbox
+
+    sandbox.write_kata(KATA, solution(KATA))
+    env = {"XDG_RUNTIME_DIR": str(runtime), "DOJO_JUDGE_IDLE": "600"}
+    r = sandbox.run("test", KATA, env=env)
+    assert r.code == 0, r.out + r.err
+    (about, first), = servers(runtime).items()
+    (tmp_path / "b").mkdir()
+    other = Sandbox(tmp_path / "b")
+    second = start_server(other, about.stem, runtime)
+    try:
+        deadline = time.monotonic() + 90
+        while alive(first):  # replaced: it ends by itself, having nothing to serve
+            assert time.monotonic() < deadline, "the replaced warm judge did not end"
+            time.sleep(0.05)
+        assert servers(runtime) == {about: second.pid} and alive(second.pid)
+        again = sandbox.run("test", KATA, env=env)  # served by the copy's server
+        assert again.code == 0, again.out + again.err
+        assert servers(runtime) == {about: second.pid}
+        cleaned = sandbox.run("clean", env=env)  # not this checkout's server: it stays
+        assert cleaned.code == 0 and ENDED not in cleaned.out and alive(second.pid), cleaned.out
+        cleaned = other.run("clean", env=env)
+        assert cleaned.code == 0 and ENDED in cleaned.out, cleaned.out + cleaned.err
+        assert second.wait(timeout=60) == 0  # `dojo clean` waited for it to end
+    finally:
+        second.kill()
+        second.wait()
+
+
+def pending(pid: int, sig: int) -> bool:
+    """Signal ``sig`` is pending for process ``pid`` (it is stopped, say)."""
+    fields = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
+    return any(int(fields.get(name, "0").strip(), 16) >> (sig - 1) & 1 for name in ("SigPnd", "ShdPnd"))
+
+
+def test_clean_ends_a_warm_judge_that_is_still_starting(sandbox, runtime):
+    """A server still importing has written no info file yet: `dojo clean` finds it by its
+    command line and ends it (it used to stay, and start listening after the clean)."""
+    import subprocess
+
+    from dojo.judge.judge_key import key
+
+    starting = start_server(sandbox, key(sandbox.root), runtime)
+    try:
+        os.kill(starting.pid, signal.SIGSTOP)  # still starting, and kept so until it is signalled
+        env = dict(sandbox.environ(), XDG_RUNTIME_DIR=str(runtime))
+        clean = subprocess.Popen(sandbox.command("clean"), cwd=sandbox.root, env=env, stdin=subprocess.DEVNULL,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 60
+        while not pending(starting.pid, signal.SIGTERM):
+            assert time.monotonic() < deadline and clean.poll() is None, clean.communicate()
+            time.sleep(0.02)
+        os.kill(starting.pid, signal.SIGCONT)
+        out, err = clean.communicate(timeout=60)
+        assert clean.returncode == 0 and ENDED in out, out + err
+        assert starting.wait(timeout=60) != 0 or not alive(starting.pid)
+        assert not servers(runtime)
+    finally:
+        starting.kill()
+        starting.wait()
