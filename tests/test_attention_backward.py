@@ -350,7 +350,7 @@ FORMS = st.sampled_from(["float32", "int", "list"])
 
 @prop(case=problems(kind="ordinary"), form=FORMS, name=st.sampled_from(["q", "k", "v", "d_out"]))
 def test_accepts_array_likes_and_returns_float64(kata, case, form, name):
-    """Accepts lists, integer and float32 arrays for q, k, v and d_out; computes and returns float64"""
+    """Accepts lists, integer and float32 arrays (any memory layout) for q, k, v and d_out; computes and returns float64"""
     given, value = S.as_form(case[name], form)
     values = dict(case, **{name: value})
     got = run(kata, dict(case, **{name: given}))

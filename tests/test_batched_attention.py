@@ -364,7 +364,7 @@ FORMS = st.one_of(st.sampled_from(FORM_NAMES).map(lambda f: (f,) * len(ARRAYS)),
 
 @prop(case=problems(), forms=FORMS)
 def test_accepts_array_likes_returns_float64_and_leaves_inputs_alone(kata, case, forms):
-    """Accepts lists, integer and float32 arrays; returns float64; never writes into its inputs"""
+    """Accepts lists, integer and float32 arrays (any memory layout); returns float64; never writes into its inputs"""
     given, values = {}, {}
     for name, form in zip(ARRAYS, forms):
         given[name], values[name] = S.as_form(case[name], form)

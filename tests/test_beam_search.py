@@ -447,7 +447,7 @@ INTEGER_FORMS = ("int", "np.int64", "np.int32")
 
 @prop(case=cases(), form=S.BASIC_FORMS, forms=st.sampled_from(INTEGER_FORMS))
 def test_accepts_array_likes_and_numpy_scalars(kata, case, form, forms):
-    """Accepts log_probs as a list, an integer or float32 array, start, eos, beam_width and max_len as NumPy integers, length_penalty as a NumPy float"""
+    """Accepts log_probs as a list, an integer or float32 array (any memory layout), start, eos, beam_width and max_len as NumPy integers, length_penalty as a NumPy float"""
     given_lp, value = S.as_form(case["log_probs"], form)
     valid = _clear(dict(case, log_probs=value))
     cast = {"int": int, "np.int64": np.int64, "np.int32": np.int32}[forms]

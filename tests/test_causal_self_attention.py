@@ -302,7 +302,7 @@ _THREE_TOKENS = {
 @example(case=_THREE_TOKENS, forms=("int8",) * 4)
 @example(case=_THREE_TOKENS, forms=("uint8",) * 4)
 def test_accepts_array_likes_and_returns_float64(kata, case, forms):
-    """Accepts lists, integer and float32 arrays for x and the weights, with the same answer as for float64 arrays of those values; returns float64"""
+    """Accepts lists, integer and float32 arrays (any memory layout) for x and the weights, with the same answer as for float64 arrays of those values; returns float64"""
     args, values = {}, {}
     for name, form in zip(NAMES, forms):
         args[name], values[name] = S.as_form(case[name], form)

@@ -475,7 +475,7 @@ def array_likes(draw):
 
 @prop(case=array_likes())
 def test_accepts_array_likes_and_returns_float64(kata, case):
-    """Accepts lists, integer and float32 arrays, and num_heads as a NumPy integer; computes and returns float64"""
+    """Accepts lists, integer and float32 arrays (any memory layout), and num_heads as a NumPy integer; computes and returns float64"""
     call, forms = case["call"], case["forms"]
     given, values = {}, {}
     for name, form in forms.items():

@@ -450,7 +450,7 @@ def array_likes(draw):
 
 @prop(case=array_likes())
 def test_accepts_array_likes_returns_float64_and_leaves_inputs_alone(kata, case):
-    """Accepts lists, integer and float32 arrays; returns float64 out (n, d_out) and weights (num_heads, n, n); never writes into its inputs"""
+    """Accepts lists, integer and float32 arrays (any memory layout); returns float64 out (n, d_out) and weights (num_heads, n, n); never writes into its inputs"""
     for forms in _forms_tried(case["forms"]):
         given, values = {}, {}
         for name, form in forms.items():

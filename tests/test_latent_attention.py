@@ -409,7 +409,7 @@ def array_likes(draw):
 
 @prop(case=array_likes())
 def test_accepts_array_likes_returns_float64_and_leaves_inputs_alone(kata, case):
-    """Accepts lists, integer and float32 arrays (positions as a list too) and a NumPy integer num_heads, with the same answer as for float64 arrays and a Python int; returns float64; never writes into its inputs"""
+    """Accepts lists, integer and float32 arrays (any memory layout) (positions as a list too) and a NumPy integer num_heads, with the same answer as for float64 arrays and a Python int; returns float64; never writes into its inputs"""
     call, forms = case["call"], case["forms"]
     given, values = {}, {}
     for name, form in forms.items():

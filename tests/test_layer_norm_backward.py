@@ -338,7 +338,7 @@ FORMS = st.sampled_from(["float32", "int", "list"])
 @prop(case=cases(kind="ordinary"), form=FORMS, name=st.sampled_from(["x", "gamma", "beta", "d_out"]),
       forms=st.sampled_from(["np.float64", "int", "float"]))
 def test_accepts_array_likes_and_numpy_scalars(kata, case, form, name, forms):
-    """Accepts lists, integer and float32 arrays for x, gamma, beta and d_out, and eps as a NumPy float or an int; computes and returns float64"""
+    """Accepts lists, integer and float32 arrays (any memory layout) for x, gamma, beta and d_out, and eps as a NumPy float or an int; computes and returns float64"""
     given, value = S.as_form(case[name], form)
     values = dict(case, **{name: value})
     eps = {"np.float64": np.float64(eps_of(case)), "int": 1, "float": eps_of(case)}[forms]

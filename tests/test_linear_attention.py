@@ -345,7 +345,7 @@ FORMS = st.one_of(
 @example(case={**_EXAMPLE, "causal": True}, forms=("int8", "int8", "int8"))
 @example(case={**_EXAMPLE, "causal": True}, forms=("uint8", "uint8", "uint8"))
 def test_accepts_array_likes_and_returns_float64(kata, case, forms):
-    """Accepts lists, integer and float32 arrays for q, k and v; computes and returns float64"""
+    """Accepts lists, integer and float32 arrays (any memory layout) for q, k and v; computes and returns float64"""
     args, values = dict(case), dict(case)
     for name, form in zip(NAMES, forms):
         args[name], values[name] = S.as_form(case[name], form)

@@ -346,7 +346,7 @@ _ONE_QUERY_THREE_KEYS = {
 @example(case=_ONE_QUERY_THREE_KEYS, forms=("int8", "int8", "int8"))
 @example(case=_ONE_QUERY_THREE_KEYS, forms=("uint8", "uint8", "uint8"))
 def test_accepts_array_likes_and_returns_float64(kata, case, forms):
-    """Accepts lists, integer and float32 arrays for q, k and v, with the same answer as for float64 arrays of those values; returns float64"""
+    """Accepts lists, integer and float32 arrays (any memory layout) for q, k and v, with the same answer as for float64 arrays of those values; returns float64"""
     args, values = {}, {}
     for name, form in zip(("q", "k", "v"), forms):
         args[name], values[name] = S.as_form(case[name], form)

@@ -296,7 +296,7 @@ INTEGER_FORMS = ("int", "np.int64", "np.int32")
 
 @prop(case=cases(), form=S.INPUT_FORMS, forms=st.sampled_from(INTEGER_FORMS))
 def test_accepts_array_likes_and_a_numpy_top_k(kata, case, form, forms):
-    """Accepts lists, integer and float32 arrays and a NumPy integer top_k, computing in float64"""
+    """Accepts lists, integer and float32 arrays (any memory layout) and a NumPy integer top_k, computing in float64"""
     given, values = {}, {}
     for name in ARRAYS:
         given[name], values[name] = S.as_form(case[name], form)

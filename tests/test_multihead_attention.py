@@ -488,7 +488,7 @@ def array_likes(draw):
 
 @prop(case=array_likes())
 def test_accepts_array_likes_returns_float64_and_leaves_inputs_alone(kata, case):
-    """Accepts lists, integer and float32 arrays, with the same answer as for float64 arrays of those values; returns float64 out (n, d_out) and weights (num_heads, n, n); never writes into its inputs"""
+    """Accepts lists, integer and float32 arrays (any memory layout), with the same answer as for float64 arrays of those values; returns float64 out (n, d_out) and weights (num_heads, n, n); never writes into its inputs"""
     case, forms = case["call"], case["forms"]
     given, values = {}, {}
     for name, form in forms.items():

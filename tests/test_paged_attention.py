@@ -340,7 +340,7 @@ def context_as(m, form):
 @prop(case=problems(kind="ordinary", table="any"), forms=FORMS)
 @example(case=_example(), forms=("list", "float32", "list", "np.int64"))
 def test_accepts_array_likes_and_returns_float64(kata, case, forms):
-    """Accepts lists and integer or float32 arrays for q and the pages, a list or any integer array as block_table, a NumPy integer as context_len; computes and returns float64"""
+    """Accepts lists and integer or float32 arrays (any memory layout) for q and the pages, a list or any integer array as block_table, a NumPy integer as context_len; computes and returns float64"""
     q_form, pages_form, table_form, context_form = forms
     if pages_form != "float64":  # an integer or float32 page cannot hold the garbage as drawn
         finite = np.isfinite(case["k_pages"]).all(axis=2, keepdims=True) & np.isfinite(case["v_pages"]).all(axis=2, keepdims=True)

@@ -292,7 +292,7 @@ POSITION_FORMS = st.sampled_from(["int64", "int32", "uint16", "list"])
 
 @prop(case=problems(), form=FORMS, position_form=POSITION_FORMS)
 def test_accepts_array_likes_and_any_integer_positions(kata, case, form, position_form):
-    """Accepts x as a list, integer or float32 array and positions as any integer dtype or a list; returns float64"""
+    """Accepts x as a list, integer or float32 array (any memory layout) and positions as any integer dtype or a list; returns float64"""
     x, x64 = S.as_form(case["x"], form)
     p = case["positions"]
     positions = p.tolist() if position_form == "list" else p.astype(position_form)

@@ -385,7 +385,7 @@ INTEGER_FORMS = ("int", "np.int64", "np.int32")
 
 @prop(case=cases(kind="ordinary", top_k="between", top_p=0.9), form=S.INPUT_FORMS, forms=st.sampled_from(INTEGER_FORMS))
 def test_accepts_array_likes_and_numpy_scalars(kata, case, form, forms):
-    """Accepts logits and u as lists, integer or float32 arrays, top_k as a NumPy integer, temperature and top_p as NumPy floats"""
+    """Accepts logits and u as lists, integer or float32 arrays (any memory layout), top_k as a NumPy integer, temperature and top_p as NumPy floats"""
     logits, value = S.as_form(case["logits"], form)
     top_k = {"int": int, "np.int64": np.int64, "np.int32": np.int32}[forms](case["top_k"])
     temperature = np.float64(case["temperature"]) if case["temperature"] != 1 else 1

@@ -158,7 +158,7 @@ def test_adding_a_constant_to_a_slice_changes_nothing(kata, case, shift, seed):
 
 @prop(case=cases(kind="ordinary"), form=S.INPUT_FORMS)
 def test_accepts_array_likes_and_returns_float64(kata, case, form):
-    """Accepts lists, integer and float32 arrays; computes and returns float64 of x's shape"""
+    """Accepts lists, integer and float32 arrays (any memory layout); computes and returns float64 of x's shape"""
     x, axis = case
     forms = list(S.FORM_NAMES)  # every form on every example, the drawn one
     forms.remove(form)          # first: a bug of one form never hides behind the draws
