@@ -171,19 +171,23 @@ class SharedInputs:
                     changed[name] = np.zeros(shape, dtype=dtype)
         return changed
 
-    def remapped(self, pid: int) -> dict:
-        """The arguments whose memory the worker ``pid`` no longer maps from the file (code that
-        put private pages over an argument, ``mmap(MAP_FIXED)``, writes where the judge cannot
-        see): name -> a stand-in saying so. Read from ``/proc/PID/maps``; {} where it cannot be."""
+    def remapped(self, pid: int, at: int | None = None) -> dict:
+        """The arguments whose memory the worker ``pid`` no longer maps from the file where it
+        mapped it (code that put private pages over an argument, ``mmap(MAP_FIXED)``, writes where
+        the judge cannot see; a second mapping of the file made first, by ``mremap``, or the file's
+        mapping moved away, keeps the file mapped, but elsewhere): name -> a stand-in saying so.
+        ``at``: the address the worker mapped the file at, from its reply (where it gave none,
+        any mapping of the file counts). Read from ``/proc/PID/maps``; {} where it cannot be."""
         if self.fd is None:
             return {}
+        at = at if type(at) is int else None
         try:
             inode = os.fstat(self.fd).st_ino
             with open(f"/proc/{pid}/maps", "rb") as f:
                 lines = f.read().splitlines()
         except OSError:
             return {}
-        covered = []  # the file's byte ranges the worker maps
+        covered = []  # the file's byte ranges the worker maps (where it mapped them, with ``at``)
         for line in lines:
             if b"dojo-inputs" not in line:
                 continue
@@ -195,7 +199,9 @@ class SharedInputs:
                 offset = int(fields[2], 16)
             except (IndexError, ValueError):
                 continue
-            covered.append((offset, offset + end - start))
+            if at is None or start - offset == at:
+                covered.append((offset, offset + end - start))
+        covered = _merged(covered)
         from dojo.worker.wire import Foreign
 
         gone = {}
@@ -211,6 +217,17 @@ class SharedInputs:
             os.close(self.fd)
             self.fd = None
         self._mapped = None  # unmapped as it goes
+
+
+def _merged(ranges: list) -> list:
+    """Byte ranges joined where they touch (a mapping split in two by ``mprotect`` is still one)."""
+    out: list = []
+    for a, b in sorted(ranges):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
 
 
 class LayoutError(ValueError):
@@ -248,6 +265,14 @@ def attach(layout, fd: int | None) -> dict:
     return {name: np.ndarray(tuple(entry[2]), dtype=np.dtype(entry[1]), buffer=memory, offset=entry[0],
                              strides=tuple(entry[3]) if len(entry) == 4 else None)
             for name, entry in layout.items()}
+
+
+def mapped_at(shared: dict, layout) -> int | None:
+    """The worker's side: the address its call's memory file is mapped at (the judge checks that
+    the file is still mapped there after the call, ``SharedInputs.remapped``)."""
+    for name, array in shared.items():
+        return int(array.ctypes.data) - int(layout[name][0])
+    return None
 
 
 def _well_formed(entry) -> bool:

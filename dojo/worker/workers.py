@@ -226,7 +226,7 @@ class Worker:
                 reply.mutated = {**{k: v for k, v in reply.mutated.items() if k in shared.rest},
                                  **shared.changed()}
                 if self._remapped or self._maps.random() < CHECK_MAPS:  # after its answer: unpredictable
-                    remapped = shared.remapped(self.pid)
+                    remapped = shared.remapped(self.pid, reply.info.get("shared_at"))  # mapped where it said
                     self._remapped = self._remapped or bool(remapped)  # caught once: every call now
                     reply.mutated.update(remapped)
                 late = self._late.check(kwargs)

@@ -204,7 +204,7 @@ def serve(channel: socket.socket, path: Path, function: str, status: dict) -> No
 
     from dojo.worker import wire
     from dojo.worker.loader import module_name_for, numpy_only_message
-    from dojo.worker.shared_inputs import attach
+    from dojo.worker.shared_inputs import attach, mapped_at
     from dojo.text.messages import message as said
     from dojo.text.messages import text as said_text
 
@@ -254,7 +254,10 @@ def serve(channel: socket.socket, path: Path, function: str, status: dict) -> No
         kwargs = {**values.get("args", {}), **shared}
         after = {}
         if op == "call":
+            at = mapped_at(shared, request.get("shared"))  # before any of the kata's code runs
             reply, result = call(fn, kwargs, path, set(shared))
+            if at is not None:
+                reply["shared_at"] = at
             after = {k: kwargs[k] for k in reply.get("mutated", ())}
         elif op == "time":
             reply, result = _time(fn, kwargs, float(request.get("budget", 0.5))), None
