@@ -99,11 +99,15 @@ def _files_removed(folder_fd: int) -> list[str]:
 
 
 def _clear_at(folder_fd: int, name: str) -> None:
-    """Clear the locks of ``name`` in the folder open as ``folder_fd`` (files and folders only)."""
+    """Clear the locks of ``name`` in the folder open as ``folder_fd`` (files and folders only):
+    its attributes, and a folder's permissions (a worker may chmod a folder to 000, and a user
+    without root's override could then neither list nor empty it; its owner may always chmod it)."""
     try:
         mode = os.lstat(name, dir_fd=folder_fd).st_mode
         if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
             return  # a link, a FIFO, a device: its own attributes do not keep its folder
+        if stat.S_ISDIR(mode) and stat.S_IMODE(mode) & 0o700 != 0o700:
+            os.chmod(name, 0o700, dir_fd=folder_fd)  # a folder, not a link: lstat said so
         fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=folder_fd)
     except OSError:
         return
@@ -112,6 +116,8 @@ def _clear_at(folder_fd: int, name: str) -> None:
 
 def _clear(path: str) -> None:
     try:
+        if stat.S_ISDIR(os.lstat(path).st_mode) and stat.S_IMODE(os.lstat(path).st_mode) & 0o700 != 0o700:
+            os.chmod(path, 0o700)
         fd = os.open(path, _FOLDER)
     except OSError:
         return
