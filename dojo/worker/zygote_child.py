@@ -30,7 +30,7 @@ JUDGE_MODULES = ("tests", "conftest", "dojo", "solutions", "pytest", "_pytest", 
 
 
 def become_worker(request: dict, fds: list[int], own: tuple) -> None:
-    from dojo.worker import sandbox
+    from dojo.worker import sandbox, seccomp
 
     listener, conn, lifeline, selector = own
     zygote = os.getppid()
@@ -76,9 +76,10 @@ def become_worker(request: dict, fds: list[int], own: tuple) -> None:
             status["landlock_error"] = str(e)
     if request.get("seccomp", True):
         try:
-            status["processes"] = sandbox.forbid_processes()
+            status["processes"] = seccomp.forbid_processes()
         except sandbox.SandboxUnavailable as e:  # a kernel that refuses the filter: say so, go on
             status["seccomp_error"] = str(e)
+    sandbox.drop_capabilities()  # a root judge's worker is root without root's powers
     root = str(Path(__file__).resolve().parents[2])
     sys.path[:] = [p for p in sys.path if p and not p.startswith(root)]
     serve(channel, path, request["function"], status)

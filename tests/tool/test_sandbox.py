@@ -13,6 +13,7 @@ import errno
 import json
 import mmap
 import os
+import stat
 import platform
 import select
 import signal
@@ -27,7 +28,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from dojo.worker import sandbox
+from dojo.worker import sandbox, seccomp
 
 #: The worker's sandbox and limits depend on the machine (kernel, Landlock, seccomp): the
 #: README's test line runs all of this file.
@@ -35,7 +36,7 @@ pytestmark = pytest.mark.smoke
 
 LINUX = sys.platform.startswith("linux")
 ABI = sandbox.landlock_abi()
-ARCH = sandbox._arch() if LINUX else None
+ARCH = seccomp._arch() if LINUX else None
 NUMPY_DIR = Path(np.__file__).resolve().parent
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 MiB = 2**20
@@ -338,7 +339,7 @@ def test_the_parents_memory_cannot_be_written(layer):
         if layer == "landlock":
             sandbox.restrict_files(read=[], write=[])
         elif layer == "seccomp":
-            sandbox.forbid_processes()
+            seccomp.forbid_processes()
         return [_vm_call("process_vm_writev", parent, address, b"B" * 64),
                 _vm_call("process_vm_readv", parent, address, b"\0" * 64)]
 
@@ -363,7 +364,7 @@ def test_no_process_or_program_but_threads_numpy_and_own_signals():
     bystander = subprocess.Popen(["sleep", "60"])
 
     def body():
-        installed = sandbox.forbid_processes()
+        installed = seccomp.forbid_processes()
         ran = []
         thread = threading.Thread(target=lambda: ran.append(threading.get_native_id()))
         thread.start()
@@ -419,7 +420,7 @@ def test_shared_anonymous_memory_is_refused_and_private_or_file_mappings_are_not
     path.write_bytes(b"\0" * mmap.PAGESIZE)
 
     def body():
-        installed = sandbox.forbid_processes()
+        installed = seccomp.forbid_processes()
         big = np.ones(4 * 2**20)  # 32 MiB: malloc maps it, private and anonymous
         with open(path, "r+b") as f:
             shared_file = attempt(lambda: mmap.mmap(f.fileno(), mmap.PAGESIZE, mmap.MAP_SHARED).close())
@@ -434,6 +435,56 @@ def test_shared_anonymous_memory_is_refused_and_private_or_file_mappings_are_not
     assert seen["private_anonymous"] == seen["shared_file"] == "ok"
 
 
+@needs_seccomp
+def test_no_kernel_memory_to_keep_data_in_and_no_device_node(tmp_path):
+    """Stop 53's hostile round kept a flash attention's whole 31 MiB bias where the memory count
+    cannot see it: in pipes filled by vmsplice, and in SysV message queues (which, like its
+    semaphores, outlive the worker); and a root worker made a /dev/kmsg node in its folder and
+    wrote to the kernel log. These calls are refused; a pipe itself, read and written, is not."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+
+    def call(name, *args):
+        nr = seccomp._NR[name][0 if ARCH == "x86_64" else 1]
+        ctypes.set_errno(0)
+        result = libc.syscall(ctypes.c_long(nr), *[ctypes.c_long(a) for a in args])
+        return [int(result), ctypes.get_errno()] if result < 0 else ["ok"]
+
+    def body():
+        installed = seccomp.forbid_processes()
+        r, w = os.pipe()
+        os.write(w, b"x")
+        piped = os.read(r, 1) == b"x"
+        page = ctypes.create_string_buffer(4096)
+        iov = (ctypes.c_void_p * 2)(ctypes.addressof(page), 4096)
+        return {"installed": installed, "pipe": piped,
+                "vmsplice": call("vmsplice", w, ctypes.addressof(iov), 1, 0),
+                "splice": call("splice", r, 0, w, 0, 4096, 0),
+                "msgget": call("msgget", 0, 0o1600), "semget": call("semget", 0, 1, 0o1600),
+                "mq_open": call("mq_open", 0, 0, 0, 0), "add_key": call("add_key", 0, 0, 0, 0, 0),
+                "bpf": call("bpf", 0, 0, 0), "userfaultfd": call("userfaultfd", 0),
+                "mknod": attempt(lambda: os.mknod(str(tmp_path / "kmsg"), 0o600 | stat.S_IFCHR, os.makedev(1, 11)))}
+
+    seen = run(body)
+    assert seen.pop("installed") is True and seen.pop("pipe") is True
+    assert seen.pop("mknod") == f"PermissionError {errno.EPERM}" and not (tmp_path / "kmsg").exists()
+    assert seen == dict.fromkeys(seen, [-1, errno.EPERM]), seen
+
+
+@needs_linux
+def test_a_worker_keeps_no_capability():
+    """A judge run as root forks root workers: with root's capabilities a worker could make
+    device nodes, poison pages the judge reads or lock its folder against removal."""
+    def body():
+        dropped = sandbox.drop_capabilities()
+        status = dict(line.split(":", 1) for line in open("/proc/self/status").read().splitlines() if ":" in line)
+        return [dropped] + [int(status[k], 16) for k in ("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb")]
+
+    assert run(body) == [True, 0, 0, 0, 0, 0]
+
+
 def test_no_other_process_is_reniced_pinned_or_rescheduled():
     """A hostile round set the zygote (its parent, outside the sandbox) to nice 19, SCHED_IDLE
     and one CPU, and every later worker inherited it: setpriority and ioprio_set are refused,
@@ -441,7 +492,7 @@ def test_no_other_process_is_reniced_pinned_or_rescheduled():
     import os
 
     def body():  # each call asks for what the process has already: allowed, it would change nothing
-        installed = sandbox.forbid_processes()
+        installed = seccomp.forbid_processes()
         parent = os.getppid()
         cpus, nice, policy = os.sched_getaffinity(0), os.getpriority(os.PRIO_PROCESS, 0), os.sched_getscheduler(0)
         return {"installed": installed,
@@ -467,7 +518,7 @@ def test_no_other_process_is_reniced_pinned_or_rescheduled():
 def test_an_x32_syscall_kills_the_process():
     def body():
         sandbox.limit_resources(None)  # no core file from the SIGSYS
-        sandbox.forbid_processes()
+        seccomp.forbid_processes()
         send("installed")
         libc = ctypes.CDLL(None, use_errno=True)
         libc.syscall(ctypes.c_long(0x40000000 | 39))  # getpid through the x32 ABI
@@ -487,20 +538,20 @@ def test_an_x32_syscall_kills_the_process():
 def test_an_unknown_architecture_installs_nothing():
     def body():
         platform.machine = lambda: "riscv64"  # in the child only
-        return [sandbox.forbid_processes(), attempt(fork_and_reap)]
+        return [seccomp.forbid_processes(), attempt(fork_and_reap)]
 
     assert run(body) == [False, "ok"]
 
 
 def test_the_filter_jumps_stay_inside_the_program():
     for arch in ("x86_64", "aarch64"):
-        code = sandbox._filter(arch, 4321)
+        code = seccomp._filter(arch, 4321)
         assert code[-1] == (0x06, 0, 0, 0x80000000)  # the last: kill the process
         for i, (op, jt, jf, _k) in enumerate(code):
             if op & 0x07 == 0x05:  # a jump
                 assert i + 1 + max(jt, jf) < len(code)
         assert (0x15, 0, 1, 4321) in code  # the own-pid test
-    x86, arm = sandbox._filter("x86_64", 1), sandbox._filter("aarch64", 1)
+    x86, arm = seccomp._filter("x86_64", 1), seccomp._filter("aarch64", 1)
     assert (x86[1][3], arm[1][3]) == (0xC000003E, 0xC00000B7)  # AUDIT_ARCH_*
     assert x86[3][:1] == (0x35,) and all(op != 0x35 for op, *_ in arm)  # x32 check: x86 only
 
@@ -764,7 +815,7 @@ def test_off_linux_everything_is_a_no_op():
             raised = None
         except sandbox.SandboxUnavailable as exc:
             raised = str(exc)
-        return [sandbox.landlock_abi(), sandbox.forbid_processes(), sandbox.become_subreaper(),
+        return [sandbox.landlock_abi(), seccomp.forbid_processes(), sandbox.become_subreaper(),
                 sandbox.descendants(os.getppid()), raised, attempt(fork_and_reap)]
 
     seen = run(body)
