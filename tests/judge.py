@@ -148,15 +148,26 @@ class Guarded:
 
 
 def _shown(a):
-    """A value as message data: an array's data, anything else its repr."""
-    return array_param(a) if isinstance(a, np.ndarray) else repr(a)
+    """A value as message data: an array's data, anything else its repr (``returned_text``)."""
+    return array_param(a) if isinstance(a, np.ndarray) else returned_text(a)
+
+
+def returned_text(value, limit: int = 300) -> str:
+    """What the candidate's code returned, as text for a message: its repr, with control
+    characters and lone surrogates spelled out (dojo.worker.answers.visible), cut after ``limit``
+    characters. A returned string reached the screen as it was: escape sequences that drew a
+    fake pass, 20 MB of text (stop 53's hostile round)."""
+    from dojo.worker.answers import visible
+
+    text = visible(repr(value))
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text) - limit} more characters)"
 
 
 def check_array(got, what: str, shape: tuple) -> np.ndarray:
     """``got`` must be a float64 ndarray of exactly ``shape``."""
     if not isinstance(got, np.ndarray):
         raise KataMismatch(message("result.not-array", what=what, type=wire.type_name(got),
-                                   repr_text=f"{got!r:.200}"))
+                                   repr_text=returned_text(got, 200)))
     if got.shape != tuple(shape):
         raise KataMismatch(message("result.shape", what=what, want=str(tuple(shape)), got=str(got.shape)))
     if got.dtype != np.float64:
@@ -296,7 +307,7 @@ def expect_value_error(call, because):
         raise KataMismatch(message("expect.value-error.raised", because_text=because,
                                    type=getattr(e, "type_name", type(e).__name__),
                                    text=getattr(e, "said", None) or str(e))) from e
-    shown = result if not isinstance(result, tuple) else list(result)
+    shown = returned_text(result if not isinstance(result, tuple) else list(result))
     if isinstance(result, tuple) and result:  # "a, b, c" with each array as data
         shown = _shown(result[-1])
         for r in reversed(result[:-1]):

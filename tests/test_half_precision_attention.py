@@ -25,7 +25,7 @@ from tests import oracle
 from tests import largest as L
 from tests import strategies as S
 from tests.contract import QKV, Contract, not_2d_forms, rejects_each_call
-from tests.judge import KataMismatch, check_leaves_inputs_alone, expect_value_error, prop
+from tests.judge import KataMismatch, check_leaves_inputs_alone, expect_value_error, prop, returned_text
 
 FUNCTION = "half_precision_attention"
 #: The judge's messages: dojo/catalogue/katas/half_precision_attention/<lang>/judge.toml.
@@ -62,7 +62,7 @@ def run(kata, q, k, v):
     out = kata(q=q, k=k, v=v)
     if not isinstance(out, np.ndarray):
         raise KataMismatch(message("result.not-array", what="out", type=wire.type_name(out),
-                                   repr_text=f"{out!r:.200}"))
+                                   repr_text=returned_text(out, 200)))
     if out.shape != (n, d_v):
         raise KataMismatch(message("result.shape", what="out", want=str((n, d_v)), got=str(out.shape)))
     if out.dtype != F16:

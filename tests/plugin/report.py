@@ -236,8 +236,18 @@ def _write_report(config, complete: bool) -> None:
                        for k, f in getattr(config, "dojo_functions", {}).items() if hasattr(f, "cpu_used")}},
             f,
             indent=1,
+            default=_as_text,
         )
     os.replace(tmp, path)
+
+
+def _as_text(value) -> str:
+    """What JSON cannot hold, in a record (a value the candidate's code returned, put in a
+    message as it is): its repr, safe and short. A generator returned for a bad input once ended
+    the run here, and the verdict was "the judge did not finish"."""
+    from tests.judge import returned_text
+
+    return returned_text(value)
 
 
 def pytest_sessionfinish(session, exitstatus):
