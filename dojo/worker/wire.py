@@ -304,7 +304,8 @@ def _value(node, blobs: list, depth: int):
         if tag == "x" and len(rest) == 2 and all(isinstance(r, str) for r in rest):
             from dojo.worker.answers import visible  # what a terminal is sent: no escapes, no lone surrogate
 
-            return Foreign(visible(rest[0][:200]), visible(rest[1][: REPR_CHARS + 1]))
+            name = visible(rest[0][:200]).replace("\n", "\\n").replace("\t", "\\t")  # one line
+            return Foreign(name, visible(rest[1][: REPR_CHARS + 1]))
     except WireError:
         raise
     except (ValueError, TypeError, IndexError, OverflowError, EOFError, OSError) as e:
