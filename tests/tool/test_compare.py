@@ -814,3 +814,34 @@ def test_a_diff_line_wider_than_the_terminal_continues_with_its_own_sign(monkeyp
     assert len(added) == 3 and all(ln.startswith("+" + CONTINUED) for ln in added[1:])
     monkeypatch.delenv("COLUMNS")  # a pipe: every line whole
     assert diff_lines(env, [removed]) == [removed]
+
+
+FORGED_PEAK = '''import tracemalloc
+
+import numpy as np
+
+tracemalloc.get_traced_memory = lambda: (0, 10**400)  # compare's memory column asks the worker
+
+
+def softmax(x, axis=-1):
+    x = np.asarray(x, dtype=np.float64)
+    if x.ndim == 0 or not -x.ndim <= axis < x.ndim or x.shape[axis] == 0 or np.isnan(x).any() or np.isposinf(x).any():
+        raise ValueError("bad input")
+    peak = x.max(axis=axis, keepdims=True)
+    if np.isneginf(peak).any():
+        raise ValueError("a slice is entirely -inf")
+    e = np.exp(x - peak)
+    return e / e.sum(axis=axis, keepdims=True)
+'''
+
+
+@pytest.mark.contributors  # live or long: the contributors' suite
+def test_a_forged_memory_figure_is_left_out_not_a_crash(sandbox, tmp_path):
+    """A kata file that replaces tracemalloc reported a peak of 10**400 bytes, and compare ended
+    "internal error" (OverflowError) (stop 53's hostile round): the figure is left out."""
+    sandbox.write_kata("softmax", FORGED_PEAK)
+    report = tmp_path / "compare.json"
+    r = sandbox.run("compare", "softmax", "--sizes", "64,96,128,192", "--json", str(report), timeout=120)
+    assert r.code == 0 and "internal error" not in r.out + r.err, r.out + r.err
+    rows = json.loads(report.read_text())["speed"]["rows"]
+    assert rows["yours"]["peak_bytes"] is None and rows["reference"]["peak_bytes"] > 64 * 64 * 8
