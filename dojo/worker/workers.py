@@ -14,8 +14,8 @@ waits, reading three things the candidate's code cannot forge because they come 
   machine keeps a process runnable, never asleep: this counts no time the machine took).
 - **Wall clock**, only as a generous backstop (``Limits.wall``).
 
-What the worker prints arrives on a pipe and is kept up to ``OUTPUT_LIMIT`` characters a call
-and ``OUTPUT_TOTAL`` a worker. A worker that dies (exit, signal, crash) or sends anything that
+What the worker prints arrives on a pipe and is kept up to 10 000 characters a call and 200 000
+a worker (``dojo/worker/printed.py``). A worker that dies (exit, signal, crash) or sends anything that
 is not a well-formed envelope is described, discarded, and the next call gets a fresh one.
 
 Where ``/proc`` is missing (macOS), CPU time cannot be read from outside: the limits then
@@ -34,16 +34,15 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from dojo.worker import answers, loader, procfs, wire, worker_folders
+from dojo.worker import answers, loader, printed, procfs, wire, worker_folders
 from dojo.worker.late_writes import LateWrites
+from dojo.worker.printed import Printed
 from dojo.worker.reloads import Reloads
 from dojo.worker.shared_inputs import SharedInputs
 from dojo.text.messages import message
 from dojo.text.messages import text as message_text
 from dojo.worker.zygote_handle import Zygote
 
-OUTPUT_LIMIT = 10_000
-OUTPUT_TOTAL = 200_000
 #: How often (at most) a worker's CPU time is read between quick calls, in seconds.
 MARK_EVERY = 0.02
 CHECK_MAPS = 0.125  #: share of calls after which the mapping of the inputs is checked (0.25 ms a look)
@@ -100,9 +99,7 @@ class Worker:
         self._cpu_mark_at = 0.0
         self._tmp = None
         self.writable = True  # whether the next worker started may write its own folder
-        self._output_left = OUTPUT_TOTAL
-        self._printed: list[str] = []
-        self._printed_size = self._dropped = 0
+        self._printed = Printed()
         self._maps, self._remapped = random.Random(), False  # its own: Hypothesis seeds the global one
         self._late = LateWrites()  # a write into a call's inputs after it returned still counts
         self._reloads = Reloads()  # re-imports after the file's own code ended its worker
@@ -296,6 +293,7 @@ class Worker:
                     except wire.WireError as e:
                         return self._broken(message("worker.not-an-answer", error=str(e)))
                     if frame is not None:
+                        self._read_output(printed.DRAIN)  # what it printed before it answered
                         spent = time.process_time() - reading
                         if time.monotonic() - self._cpu_mark_at > MARK_EVERY:
                             now_cpu = procfs.cpu(self.pid)
@@ -304,7 +302,8 @@ class Worker:
                         reply = self._reply(*frame, cpu=spent)
                         reply.asleep = asleep
                         return reply
-                    continue
+                    # a frame still coming: the limits are checked all the same (a frame sent a
+                    # byte at a time never arrives, and the call is not computing)
                 now = time.monotonic()
                 used, state = procfs.cpu_and_state(self.pid)
                 if used is None:  # no /proc: wall-clock time stands in for CPU time
@@ -362,31 +361,15 @@ class Worker:
         return _reply("hung", said, kind=kind, cpu=spent if kind == "cpu" else 0.0)
 
     # -- output -----------------------------------------------------------------------------
-    def _read_output(self) -> None:
-        if self._out is None:
-            return
-        while True:
-            try:
-                data = os.read(self._out, 65536)
-            except (BlockingIOError, OSError):
-                return
-            if not data:
-                return
-            text = answers.visible(data.decode("utf-8", errors="replace"))
-            room = min(OUTPUT_LIMIT - self._printed_size, self._output_left)
-            if room > 0:
-                self._printed.append(text[:room])
-                self._printed_size += min(room, len(text))
-                self._output_left -= min(room, len(text))
-            self._dropped += max(0, len(text) - max(room, 0))
+    def _read_output(self, most: int = 1 << 20) -> None:
+        self._printed.read(self._out, most)
 
     def _flush_output(self) -> None:
-        # No read here: the worker writes what it prints before it replies, so the select that
-        # saw the reply also saw any output, and _await read it.
-        if self._printed or self._dropped:
-            note = f"\n[… {self._dropped} more characters of output dropped]\n" if self._dropped else ""
-            self.on_output("".join(self._printed) + note)
-        self._printed, self._printed_size, self._dropped = [], 0, 0
+        # No read here: the worker writes what it prints before it replies, and _await read it
+        # with the answer.
+        text = self._printed.take()
+        if text is not None:
+            self.on_output(text)
 
 
 def _problem(state: str, said: dict) -> dict:
