@@ -12,7 +12,8 @@ splice, tee, SysV message queues and semaphores, POSIX message queues (mq_open),
 (add_key, keyctl, request_key), bpf and userfaultfd (no kernel memory to keep a call's data in,
 and nothing left behind: stop 53's hostile round kept a 31 MiB matrix in pipes and in message
 queues), mknod and mknodat (no device node: a root worker wrote the kernel log through one),
-perf_event_open and fanotify_init, setpriority
+perf_event_open and fanotify_init, prctl(PR_SET_DUMPABLE) (a worker that is not dumpable hides
+its /proc files, maps and memory counts included, from a judge that is not root), setpriority
 and ioprio_set, prlimit64 and sched_set{param,scheduler,affinity,attr} on any process but
 itself (by its pid or 0: never the judge's or the zygote's), and for kill, tkill, tgkill,
 rt_sigqueueinfo, rt_tgsigqueueinfo whose first argument (its low 32 bits, the pid_t the
@@ -52,7 +53,9 @@ _NR = {  # name: (x86_64, aarch64); None where the architecture has no such sysc
     "semtimedop": (220, 192), "mq_open": (240, 180), "add_key": (248, 217), "keyctl": (250, 219),
     "request_key": (249, 218), "bpf": (321, 280), "userfaultfd": (323, 282),
     # devices and kernel events (a root worker made a /dev/kmsg node in its folder and wrote to it)
-    "mknod": (133, None), "mknodat": (259, 33), "perf_event_open": (298, 241), "fanotify_init": (300, 262)}
+    "mknod": (133, None), "mknodat": (259, 33), "perf_event_open": (298, 241), "fanotify_init": (300, 262),
+    "prctl": (157, 167)}
+_PR_SET_DUMPABLE = 4  # a worker that is not dumpable hides its /proc files from a judge that is not root
 _DENIED = ("fork", "vfork", "execve", "execveat", "ptrace", "process_vm_readv",
            "process_vm_writev", "pidfd_getfd", "process_madvise", "pidfd_send_signal",
            # no new socket, and no connection: the worker keeps the channel it was given, and
@@ -113,10 +116,12 @@ def _filter(arch: str, pid: int) -> list[tuple[int, int, int, int]]:
     program += [(_JEQ, nr[name], "self", 0) for name in _SELF_ONLY]
     program += [(_JEQ, nr[name], "self_or_zero", 0) for name in _SELF_OR_ZERO]
     program.append((_JEQ, nr["mmap"], "mmap", 0))  # shared anonymous: outside the bounds' RLIMIT_DATA
+    program.append((_JEQ, nr["prctl"], "prctl", 0))
     program += [(_RET, _RET_ALLOW, 0, 0),
                 "mmap", (_LD_ABS, _OFF_ARG3_LOW, 0, 0), (_JSET, _MAP_ANONYMOUS, 0, "allow"),
                 (_JSET, _MAP_SHARED, "eperm", "allow"),
                 "clone", (_LD_ABS, _OFF_ARG0_LOW, 0, 0), (_JSET, _CLONE_THREAD, "allow", "eperm"),
+                "prctl", (_LD_ABS, _OFF_ARG0_LOW, 0, 0), (_JEQ, _PR_SET_DUMPABLE, "eperm", "allow"),
                 "self", (_LD_ABS, _OFF_ARG0_LOW, 0, 0), (_JEQ, pid & 0xFFFFFFFF, "allow", "eperm"),
                 "self_or_zero", (_LD_ABS, _OFF_ARG0_LOW, 0, 0), (_JEQ, 0, "allow", 0),
                 (_JEQ, pid & 0xFFFFFFFF, "allow", "eperm"),

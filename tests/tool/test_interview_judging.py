@@ -93,3 +93,33 @@ def test_a_save_while_judging_still_restarts_the_run_on_the_new_content(tmp_path
     judge.on_run = lambda n: a.path.write_text("# saved again\n") if n == 1 else None
     assert judging.check(a)["state"] == "failing" and judge.runs == 2
     assert seen == [b"# saved again\n"] and a.problem.judged == sha(b"# saved again\n")
+
+
+class StoppedJudge(FakeJudge):
+    """A run the judge could not finish (its own fault, or a file that broke it): the records it
+    has hold property titles and a failing input, which an interview keeps back."""
+
+    def __init__(self, state: str, total: int):
+        super().__init__()
+        self.state, self.total = state, total
+
+    def judge(self, kata, folder, stale=None):
+        self.runs += 1
+        from dojo.judge.verdict import normalise
+
+        record = normalise({"kata": "softmax", "id": "test_sums_to_one", "state": "failing",
+                            "title": "Every slice along `axis` has entries in [0, 1] that sum to 1",
+                            "message": {"id": "text", "params": {"text": "softmax entries must lie in [0, 1]; x=array([[10000.054]])"}}})
+        return Verdict(kata.module, self.state, passed=9 if self.total else 0, total=self.total, records=[record],
+                       problem={"id": "verdict.judge-timeout", "params": {"seconds": 60}})
+
+
+@pytest.mark.parametrize("state,total", [("incomplete", 14), ("error", 14), ("timed-out", 0), ("error", 0)])
+def test_a_run_the_judge_did_not_finish_shows_its_state_and_count_not_its_properties(tmp_path, state, total):
+    """Stop 53's hostile round made the judge stop part-way (a generator returned for bad input):
+    the interview then showed the whole verdict, every property title and the hidden failing input."""
+    judging, a, _, said = interview(tmp_path, StoppedJudge(state, total))
+    judging.check(a)
+    shown = "\n".join(str(s) for s in said)
+    assert "sum to 1" not in shown and "10000.054" not in shown, shown
+    assert ("9 of 14 properties pass" in shown) == bool(total), shown

@@ -440,7 +440,8 @@ def test_no_kernel_memory_to_keep_data_in_and_no_device_node(tmp_path):
     """Stop 53's hostile round kept a flash attention's whole 31 MiB bias where the memory count
     cannot see it: in pipes filled by vmsplice, and in SysV message queues (which, like its
     semaphores, outlive the worker); and a root worker made a /dev/kmsg node in its folder and
-    wrote to the kernel log. These calls are refused; a pipe itself, read and written, is not."""
+    wrote to the kernel log; one call of prctl(PR_SET_DUMPABLE, 0) hid a worker's /proc files from a
+judge that is not root. These calls are refused; a pipe itself, read and written, is not."""
     import ctypes
 
     libc = ctypes.CDLL(None, use_errno=True)
@@ -465,10 +466,12 @@ def test_no_kernel_memory_to_keep_data_in_and_no_device_node(tmp_path):
                 "msgget": call("msgget", 0, 0o1600), "semget": call("semget", 0, 1, 0o1600),
                 "mq_open": call("mq_open", 0, 0, 0, 0), "add_key": call("add_key", 0, 0, 0, 0, 0),
                 "bpf": call("bpf", 0, 0, 0), "userfaultfd": call("userfaultfd", 0),
+                "undumpable": call("prctl", 4, 0, 0, 0, 0), "dumpable": call("prctl", 3, 0, 0, 0, 0),
                 "mknod": attempt(lambda: os.mknod(str(tmp_path / "kmsg"), 0o600 | stat.S_IFCHR, os.makedev(1, 11)))}
 
     seen = run(body)
     assert seen.pop("installed") is True and seen.pop("pipe") is True
+    assert seen.pop("dumpable") == ["ok"]  # PR_GET_DUMPABLE: other prctl options stay allowed
     assert seen.pop("mknod") == f"PermissionError {errno.EPERM}" and not (tmp_path / "kmsg").exists()
     assert seen == dict.fromkeys(seen, [-1, errno.EPERM]), seen
 

@@ -93,8 +93,14 @@ class Judging:
         elif v.state == "failing" or (v.state == "timed-out" and v.total):
             key = "interview.judge.failing" + (".hung" if v.state == "timed-out" else "")
             lines = [words(key, count=pass_count(v.passed, v.total), seconds=f"{v.seconds:.1f}")]
-        else:  # the file itself cannot be judged: saying why hands over no test case
+        elif v.state in ("not-started", "cannot-import", "numpy-only"):
+            # the file itself cannot be judged: saying why hands over no test case
             lines = verdict_lines(env, v, a.kata, str(a.path))[1:]
+        else:  # the judge stopped early or failed: its state, never a property or an input
+            state = STATE_LABELS.get(v.state, STATE_LABELS["error"])[0]
+            lines = [words("interview.judge.stopped" if v.total else "interview.judge.stopped.no-count",
+                           state=state, count=pass_count(v.passed, v.total) if v.total else "",
+                           seconds=f"{v.seconds:.1f}")]
         for said in lines:
             iv.say(said)
         return p.verdict
