@@ -186,15 +186,15 @@ def _raised(e: BaseException, path: Path) -> dict:
         tb = tb.tb_next
     if line is not None:
         source = linecache.getline(str(path), line).strip()
-    try:
-        text = str(e)
+    try:  # a plain str, whatever str() returned (a subclass can make slicing it raise)
+        text = str.__str__(str(e))[:2000]
     except BaseException:  # noqa: BLE001
         text = "<its message could not be made>"
-    said = e.said if type(e) is RefusedImport else None
-    return {
-        "status": "raised", "type": type(e).__name__, "module": type(e).__module__, "said": said,
-        "message": text[:2000], "value_error": isinstance(e, ValueError),
-        "exception": isinstance(e, Exception), "line": line, "source": source,
+    module, said = type(e).__module__ if type(type(e).__module__) is str else "", e.said if type(e) is RefusedImport else None
+    return {  # its class, not what it says of itself (``__class__`` can claim to be ValueError)
+        "status": "raised", "type": type(e).__name__, "module": module, "said": said, "message": text,
+        "value_error": issubclass(type(e), ValueError),
+        "exception": issubclass(type(e), Exception), "line": line, "source": source,
         "code": getattr(e, "code", None) if isinstance(e, SystemExit) and isinstance(getattr(e, "code", None), (int, str, type(None))) else None,
     }
 
