@@ -154,8 +154,9 @@ def block_size_for(kind: str, m: int, rng) -> int:
         return 1
     if kind == "m":
         return m
-    if kind == "more than m":
-        return m + int(rng.integers(1, 4))
+    if kind == "more than m":  # one block; a third of them 2**31 - 1, which no array can be as wide as
+        extra = int(rng.integers(1, 4))
+        return m + extra if extra < 3 else 2**31 - 1
     if kind == "a large size":
         return int(rng.choice(LARGE))
     sizes = [b for b in range(2, m) if (m % b != 0) == (kind == "does not divide m")]

@@ -384,13 +384,15 @@ def test_allowed_scores_far_below_minus_1e9_still_get_all_the_weight(kata, case)
     check_close(out, want, "out", said("why.far-below", sizes=sizes(case)))
 
 
-#: NumPy integer types window and num_sinks may arrive as.
-NUMPY_INTS = st.sampled_from([np.int64, np.int32, np.int16, np.intp])
+#: NumPy integer types window and num_sinks may arrive as: unsigned ones too, where ``p - window``
+#: wraps around instead of going negative (stop 53's blind hostile round).
+NUMPY_INTS = st.sampled_from([np.int64, np.int32, np.int16, np.intp, np.uint64, np.uint32])
 
 
 @prop(case=problems(kind="ordinary"), form=NUMPY_INTS)
+@example(case=dict(_THREE_NEW_OF_EIGHT, window=10), form=np.uint64)  # a window past the first query: p - window < 0
 def test_accepts_numpy_integers_for_window_and_num_sinks(kata, case, form):
-    """window and num_sinks given as NumPy integers (np.int64, np.int32, ...) are ints and give the same answer"""
+    """window and num_sinks given as NumPy integers (np.int64, np.uint64, ...) are ints and give the same answer"""
     call = dict(args(case), window=form(case["window"]), num_sinks=form(case["num_sinks"]))
     out = run(kata, **call)
     check_close(out, expected(case), "out", said("why.numpy-ints", type=form.__name__, sizes=sizes(case)))
