@@ -13,7 +13,7 @@ tokens exactly.
 Draws: logits of five kinds, ordinary, ties (small integers: many tokens tied, at the top_k
 boundary too), peaky (scale 30: kept probabilities far below 1e-20), large (|z| from 750 to
 9000: exp overflows without the max shift) and mixed (rows thousands apart: one shift for the
-whole batch loses rows); temperatures 0 (greedy), 0.05 to 2 (an int 1 too, and NumPy float32 and int64 ones); top_k None, 1,
+whole batch loses rows); temperatures 0 (greedy), 0.005 (not greedy: logits 0.01 apart are z = 2 apart), 0.05 to 2 (an int 1 too, and NumPy float32 and int64 ones); top_k None, 1,
 V - 1, V, V + 1 or between; top_p None, 1 or between 0.1 and 0.99 (a NumPy float32 among them); u uniform, 1 row in 4 at
 exactly 0.
 
@@ -112,7 +112,7 @@ KINDS = ("ordinary", "ties", "peaky", "large", "mixed")
 #: Python and NumPy numbers both (the contract takes either): an answer that checks
 #: ``isinstance(t, (int, float))`` refuses np.float32 and np.int64 (np.float64 is a float).
 TEMPERATURES = st.sampled_from([1.0, 0.5, 2.0, 0.7, 1.5, 1, 0.05, 0.0,
-                                np.float32(0.5), np.int64(1), np.float32(2.0), np.int64(0)])
+                                np.float32(0.5), np.int64(1), np.float32(2.0), np.int64(0), 0.005])
 TOP_P = st.sampled_from([None, None, 1.0, 0.9, 0.95, 0.5, 0.3, 0.8, 0.99, 0.1, 0.6, 0.75,
                          np.float32(0.5), np.float32(0.75), np.float64(0.9)])
 SIZES = S.size_tuple(2, 1, 6, distinct=False, max_large=1)
@@ -142,7 +142,8 @@ def draw_logits(rng, b: int, V: int, kind: str, temperature: float) -> np.ndarra
     if kind == "mixed":
         offsets = rng.choice([0.0, 3000.0, -3000.0, 8000.0, -8000.0], size=(b, 1))
         return (x + offsets) * t
-    return x
+    # a temperature near 0 (0.005) is not greedy: logits 0.01 apart are still z = 2 apart
+    return np.clip(x, -Z_LIMIT * t, Z_LIMIT * t) if t < 0.05 else x
 
 
 def kept_weights(logits, temperature, top_k) -> np.ndarray:
