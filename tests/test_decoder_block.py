@@ -360,6 +360,8 @@ _EXAMPLE = dict(  # n = 2 new tokens after p = 2 cached, d_model = 3, h = 2, d_h
 @prop(case=PROBLEMS)
 @example(case=_EXAMPLE)
 @example(case={**_EXAMPLE, "past_k": None, "past_v": None})
+# gates of about ±1000: silu(z) = z / (1 + exp(-z)) is finite, z * exp(z) / (1 + exp(z)) is inf / inf
+@example(case={**_EXAMPLE, "w_gate": _EXAMPLE["w_gate"] * 2000.0})
 def test_matches_torch_decoder_block(kata, case):
     """Matches torch (RMSNorm, heads by column blocks, the cache concatenated, SDPA with causal_lower_right, SwiGLU, residuals) for caches absent, empty or filled, and scores up to ~1e4"""
     compare(run(kata, case), want_of(case), case)
