@@ -253,6 +253,9 @@ _TIED = np.array([[1.0, 3.0, 3.0, 0.5, 3.0], [2.0, -1.0, 2.0, 2.0, 0.0]])
 @example(case={"logits": np.array([[0.0, 1.0, 2.0, 3.0]]), "u": np.array([0.3]), "temperature": 0.5,
                "top_k": 3, "top_p": 0.9})
 @example(case={"logits": _TIED, "u": np.array([0.7, 0.2]), "temperature": 0.0, "top_k": 1, "top_p": 0.5})
+# near 0 but not greedy: z = [0, 2, -4], probs [0.118, 0.876, 0.002], and u = 0.05 draws token 0
+@example(case={"logits": np.array([[0.0, 0.01, -0.02]]), "u": np.array([0.05]), "temperature": 0.005,
+               "top_k": None, "top_p": None})
 def test_matches_hugging_face_warpers_in_torch(kata, case):
     """Matches torch with Hugging Face's warper chain (temperature, top-k, shifted top-p, softmax) and the inverse CDF at u"""
     check_sampled(case, run(kata, case), want_of(case))
