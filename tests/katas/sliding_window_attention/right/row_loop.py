@@ -10,6 +10,7 @@ def sliding_window_attention(q, k, v, window, num_sinks=0):
             raise ValueError(f"{name} must be an integer")
         if value < least:
             raise ValueError(f"{name} must be >= {least}")
+    window, num_sinks = int(window), int(num_sinks)  # a NumPy uint would wrap below 0 in p - window
     q = np.array(q, dtype=np.float64)
     k = np.array(k, dtype=np.float64)
     v = np.array(v, dtype=np.float64)
