@@ -87,6 +87,11 @@ def visible(text: str) -> str:
     return text
 
 
+def name_visible(text: str) -> str:
+    """A name the candidate's code chose (a class's), ``visible`` and on one line."""
+    return visible(text).replace("\n", "\\n").replace("\t", "\\t")
+
+
 def made_visible(value, depth: int = 0):
     """``value`` (an answer: a dict of plain JSON) with every string in it (a message, a source
     line, a type's name, a message's parameters) ``visible``."""

@@ -302,10 +302,9 @@ def _value(node, blobs: list, depth: int):
             array = npy_array(blobs[rest[0]])
             return array if tag == "a" else array[()]
         if tag == "x" and len(rest) == 2 and all(isinstance(r, str) for r in rest):
-            from dojo.worker.answers import visible  # what a terminal is sent: no escapes, no lone surrogate
+            from dojo.worker.answers import name_visible, visible  # no escapes, no lone surrogate
 
-            name = visible(rest[0][:200]).replace("\n", "\\n").replace("\t", "\\t")  # one line
-            return Foreign(name, visible(rest[1][: REPR_CHARS + 1]))
+            return Foreign(name_visible(rest[0][:200]), visible(rest[1][: REPR_CHARS + 1]))
     except WireError:
         raise
     except (ValueError, TypeError, IndexError, OverflowError, EOFError, OSError) as e:

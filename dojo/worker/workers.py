@@ -336,7 +336,7 @@ class Worker:
             return self._broken(message("worker.not-an-answer", error=wrong))
         answer = answers.made_visible(answer)  # no escape sequence of the candidate's reaches a screen
         if isinstance(answer.get("type"), str):  # a class's name is one line (it may hold newlines)
-            answer["type"] = answer["type"].replace("\n", "\\n").replace("\t", "\\t")
+            answer["type"] = answers.name_visible(answer["type"])
         if answer.get("status") == "returned":
             mutated = values.get("mutated") or {}
             return Reply("returned", info=answer, value=values.get("value"),
