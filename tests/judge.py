@@ -13,7 +13,8 @@ from dojo.worker import wire
 from dojo.text.messages import array_param, message
 from dojo.text.messages import text as message_text
 from dojo.worker.loader import KataTimeout, time_limit
-from dojo.worker.remote import CandidateEscape, InputModified, RemoteFunction
+from dojo.worker.remote import CandidateEscape, EarlierResultChanged, InputModified, RemoteFunction
+from dojo.worker.returned import Returned
 from tests import tolerance
 
 #: Tolerances against the float64 oracle (tests/tolerance.py says why they are these).
@@ -85,6 +86,18 @@ class Guarded:
         #: The inputs of every call since the judge last cleared it (once per example), so the
         #: calls of a failing example can be replayed to diagnose the bug.
         self.calls: list[dict] = []
+        #: In this process: the last result, to tell whether the next call wrote into it (a
+        #: worker keeps its own, dojo.worker.returned).
+        self.returned = Returned()
+
+    def new_example(self) -> None:
+        """Forget the calls so far: the next one starts an example (each example's calls are
+        replayed on their own, so what a call wrote into an earlier one's result is checked
+        within one example only)."""
+        self.calls = []
+        self.returned = Returned()
+        if isinstance(self.fn, RemoteFunction):
+            self.fn.fresh = True
 
     def __call__(self, **kwargs):
         self.calls.append(dict(kwargs))
@@ -94,6 +107,8 @@ class Guarded:
             except InputModified as e:
                 key = next(iter(e.after))
                 self._modified(key, kwargs[key], e.after[key])
+            except EarlierResultChanged:
+                self._earlier_changed()
             except KataTimeout as e:
                 e.inputs = kwargs  # so the report can show the input that hung
                 raise
@@ -112,6 +127,9 @@ class Guarded:
         for key, original in before.items():
             if not np.array_equal(given[key], original, equal_nan=True):
                 self._modified(key, original, given[key])
+        if self.returned.changed():
+            self._earlier_changed()
+        self.returned.keep(result, given)
         return result
 
     def peak_memory(self, cpu: float, first: dict, second: dict, bound: int | None = None):
@@ -141,6 +159,9 @@ class Guarded:
         finally:
             if remote is not self.fn:
                 remote.close()
+
+    def _earlier_changed(self):
+        raise KataMismatch(message("result.changed-later", function=self.name))
 
     def _modified(self, key, before, after):
         raise KataMismatch(message("input.modified", function=self.name, key=key,

@@ -149,6 +149,7 @@ CATEGORIES = {
     "values.not-finite": "category.not-finite",
     "values.not-finite.explained": "category.not-finite",
     "input.modified": "category.modified-input",
+    "result.changed-later": "category.result-changed-later",
     "candidate.flaky": "category.flaky",
 }
 #: What a failure whose message says nothing more is, by status.

@@ -98,6 +98,10 @@ class InputModified(Exception):
         self.after, self.value = after, value
 
 
+class EarlierResultChanged(Exception):
+    """A call wrote into an array an earlier call had returned (``dojo.worker.returned``)."""
+
+
 class TooSlow(KataTimeout):
     """The kata's calls together took more CPU time than the judge allows (``message``: the
     figures, as data)."""
@@ -148,6 +152,9 @@ class RemoteFunction:
         #: Set by the judge: () -> fraction of this process's properties run so far, for the
         #: estimate in a "too slow" verdict.
         self.progress = None
+        #: Whether the next call starts an example: results of the calls before it are not
+        #: checked for later writes (``dojo.worker.returned``), so a failure replays on its own.
+        self.fresh = False
 
     def load(self) -> dict | None:
         """Start the worker; the problem (state, message, line) if the file cannot be loaded."""
@@ -162,7 +169,8 @@ class RemoteFunction:
 
     def __call__(self, **kwargs):
         self._refuse_if_broken()
-        return self._result(self.worker.call(kwargs))
+        fresh, self.fresh = self.fresh, False
+        return self._result(self.worker.call(kwargs, fresh=fresh))
 
     def _refuse_if_broken(self) -> None:
         """Once a worker of this file has sent a malformed answer (the file tampered with the
@@ -203,6 +211,8 @@ class RemoteFunction:
             self._broken = message("candidate.broken", function=self.function, how_text=how)
             raise CandidateEscape(self._broken)
         self._check_budget()
+        if reply.info.get("earlier_changed") is True:
+            raise EarlierResultChanged()
         if reply.status == "raised":
             raise _rebuild(reply.info, self.function)
         if reply.mutated:

@@ -184,8 +184,9 @@ class Worker:
         self.close()
 
     # -- requests ---------------------------------------------------------------------------
-    def call(self, kwargs: dict, cpu: float | None = None) -> Reply:
-        return self._request({"op": "call"}, kwargs, cpu)
+    def call(self, kwargs: dict, cpu: float | None = None, fresh: bool = False) -> Reply:
+        """One call; ``fresh``: the first of an example (no earlier result to check, ``returned``)."""
+        return self._request({"op": "call", "fresh": fresh}, kwargs, cpu)
 
     def best_time(self, kwargs: dict, budget: float, cpu: float | None = None) -> Reply:
         """The worker's own timing (the fastest of several calls): only for the candidate's eyes."""

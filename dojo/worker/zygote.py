@@ -62,7 +62,8 @@ def main(address: str, token: str, lifeline: int) -> None:
 
     for name in ("math", "itertools", "functools", "collections", "typing", "dataclasses", "warnings",
                  "tempfile", "linecache", "importlib.util", "mmap", "ctypes", "weakref",
-                 "dojo.worker.shared_inputs", "dojo.worker.wire", "dojo.worker.loader", "dojo.text.messages"):
+                 "dojo.worker.shared_inputs", "dojo.worker.wire", "dojo.worker.loader", "dojo.text.messages",
+                 "dojo.worker.returned"):
         __import__(name)
     zygote_child.prepare()  # once, before any fork: what every worker may read
     from dojo.worker import shared_inputs

@@ -205,12 +205,13 @@ def serve(channel: socket.socket, path: Path, function: str, status: dict) -> No
 
     from dojo.worker import wire
     from dojo.worker.loader import module_name_for, numpy_only_message
+    from dojo.worker.returned import Returned
     from dojo.worker.shared_inputs import attach, mapped_at
     from dojo.text.messages import message as said
     from dojo.text.messages import text as said_text
 
     # Bound here, before the kata's code runs: replacing the module's functions changes nothing.
-    call, next_frame = _call, _next_frame
+    call, next_frame, returned = _call, _next_frame, Returned()
     # What the sandbox holds is said before any of the candidate's code runs, so it cannot be
     # forged by that code.
     wire.send(channel, {"status": "sandboxed", **status})
@@ -256,9 +257,10 @@ def serve(channel: socket.socket, path: Path, function: str, status: dict) -> No
         after = {}
         if op == "call":
             at = mapped_at(shared, request.get("shared"))  # before any of the kata's code runs
+            returned = Returned() if request.get("fresh") is True else returned  # a new example
             reply, result = call(fn, kwargs, path, set(shared))
-            if at is not None:
-                reply["shared_at"] = at
+            reply.update({"shared_at": at} if at is not None else {}, earlier_changed=returned.changed())
+            returned.keep(result, kwargs)
             after = {k: kwargs[k] for k in reply.get("mutated", ())}
         elif op == "time":
             reply, result = _time(fn, kwargs, float(request.get("budget", 0.5))), None
@@ -274,8 +276,7 @@ def serve(channel: socket.socket, path: Path, function: str, status: dict) -> No
 
 
 def _next_frame(channel: socket.socket, buffer: bytearray, fds: list):
-    """The judge's next request, read in as few system calls as possible; the descriptors that
-    came with it (its shared inputs' memory file) appended to ``fds``."""
+    """The judge's next request, in few system calls; its descriptors (shared inputs) to ``fds``."""
     from dojo.worker import wire
 
     while True:
@@ -291,7 +292,6 @@ def _next_frame(channel: socket.socket, buffer: bytearray, fds: list):
 
 class _Bytes:
     """An array as it was: shape, dtype and bytes."""
-
     __slots__ = ("shape", "dtype", "data")
 
     def __init__(self, a):

@@ -55,8 +55,8 @@ def _bound_shrinking(item) -> None:
         from hypothesis import reject
 
         fingerprint = _fingerprint(kwargs)
-        if hasattr(kwargs.get("kata"), "calls"):
-            kwargs["kata"].calls = []  # the calls of this example only
+        if hasattr(kwargs.get("kata"), "new_example"):
+            kwargs["kata"].new_example()  # the calls of this example only
         # and what the candidate printed in this example only: Hypothesis runs the failing
         # input last, so the record's output is the failing case's (pytest's capture keeps all)
         item.config.dojo_printed = []

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from dojo.worker.loader import KataTimeout
-from dojo.worker.remote import CandidateError, CandidateEscape, CandidateValueError, InputModified, RemoteFunction, TooSlow
+from dojo.worker.remote import (CandidateError, CandidateEscape, CandidateValueError, EarlierResultChanged, InputModified,
+                                RemoteFunction, TooSlow)
 from dojo.worker.workers import Limits, Worker
 
 #: The worker's sandbox and limits depend on the machine (kernel, Landlock, seccomp): the
@@ -181,6 +182,38 @@ def test_the_remote_function_raises_what_the_judge_expects(tmp_path):
         with pytest.raises(CandidateEscape, match=r"sys.exit\(3\)"):
             fn(x="exit")
         assert np.array_equal(fn(x=None), np.ones(2))
+    finally:
+        fn.close()
+
+
+def test_a_call_that_writes_into_an_earlier_result_is_caught_within_an_example_only(tmp_path):
+    """One module-level buffer returned by every call: the second call of an example changes
+    the first's result. A view of the call's own input (the caller's memory) and a result too
+    large to keep are not checked; a new example starts with nothing kept, so its first call
+    replays alone."""
+    path = kata_file(tmp_path, """
+        global OUT
+        if x.shape == (1,):
+            return x                      # its own input, the caller's memory
+        if x.shape == (3,):
+            return OUT                    # the same buffer, not written into
+        OUT[...] = x if x.shape == OUT.shape else 0.0
+        return OUT
+    """, head="import numpy as np\nOUT = np.zeros(2)\n")
+    fn = RemoteFunction(path, "f", QUICK)
+    try:
+        fn.fresh = True
+        first = fn(x=np.array([1.0, 2.0]))
+        assert np.array_equal(first, [1.0, 2.0])  # a copy, as the judge gets every result
+        fn(x=np.array([7.0]))
+        fn(x=np.array([8.0]))                     # returns its input: nothing to check
+        fn(x=np.arange(3.0))                      # the buffer, unchanged since it was returned
+        with pytest.raises(EarlierResultChanged):
+            fn(x=np.array([3.0, 4.0]))            # OUT was the (3,)-call's result: now changed
+        fn.fresh = True
+        assert np.array_equal(fn(x=np.array([5.0, 6.0])), [5.0, 6.0])  # a new example: not checked
+        with pytest.raises(EarlierResultChanged):
+            fn(x=np.array([5.0, 9.0]))
     finally:
         fn.close()
 
