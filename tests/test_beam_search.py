@@ -409,8 +409,12 @@ _NO_EARLY_STOP = {"log_probs": np.array([[-2.0, -0.25, -3.0], [-0.5, -1.0, -0.25
                   "start": 0, "eos": 0, "beam_width": 2, "max_len": 6, "length_penalty": 1.0}
 
 
-@prop(case=cases(kind="eos_often", penalties=st.sampled_from([0.0, 1.0, 2.0, 1.5])))
+#: Negative penalties too: an early stop bounded by "the best score is reached at max_len" is
+#: right for alpha >= 0 only (a blind hostile round, stop 54, stopped too early at alpha = -1).
+@prop(case=cases(kind="eos_often", penalties=st.sampled_from([0.0, 1.0, 2.0, 1.5, -0.5, -1.0, -1])))
 @example(case=_NO_EARLY_STOP)
+@example(case={"log_probs": np.array([[-0.5, -1.0, -0.5], [-2.25, -0.25, 0.0], [-2.75, -0.25, -2.0]]),
+               "start": 2, "eos": 2, "beam_width": 2, "max_len": 5, "length_penalty": -1.0})
 def test_runs_to_max_len_without_an_early_stopping_heuristic(kata, case):
     """The answer is the one defined by running to max_len: stopping once B hypotheses are finished (HF's early_stopping True or False) is wrong"""
     check_searched(case, run(kata, case), want_of(case), focus("no-early-stop", case))

@@ -35,8 +35,11 @@ def check(call) -> None:
              "logits within 1e-9 of a tie at the top_k boundary but not equal (left open)")
     need((ordered[:, 0] - ordered[:, top_k - 1] < 700).all(),
          "a chosen expert 700 or more below its token's best logit (left open)")
-    # every expert's out on every token (not only the chosen ones): finite
+    # each chosen expert's out on its token: finite (an unchosen one's out is not part of out_i,
+    # and may overflow)
+    chosen = np.argsort(-logits, axis=1, kind="stable")[:, :top_k]
     with np.errstate(over="ignore", invalid="ignore"):
         hidden = np.maximum(np.einsum("nd,edf->enf", x, w1), 0.0)
         experts = np.einsum("enf,efd->end", hidden, w2)
-    need(np.isfinite(experts).all(), "an expert's out is not finite (the call is invalid or left open)")
+    picked = experts[chosen, np.arange(n)[:, None]]  # (n, top_k, d_model)
+    need(np.isfinite(picked).all(), "a chosen expert's out is not finite (the call is invalid or left open)")
