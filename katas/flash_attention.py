@@ -29,7 +29,9 @@ def flash_attention(q, k, v, block_size, causal=False):
     block_size = 64, a first call with causal=False and a second with causal=True need less
     than 12 MiB (resident memory, as the kernel counts it, in a process that has made no call
     yet: the rise during the first call, or what it left behind plus the rise during the
-    second); an n×m array of bools would be 15.7 MiB, one full score matrix 126 MiB.
+    second); an n×m array of bools would be 15.7 MiB, one full score matrix 126 MiB. The same
+    bound holds at a smaller size, drawn each run, where one float64 n×m array alone breaks it:
+    n from 150 to 419, n·m about 2.1 million (m not a multiple of 64).
 
     Raises ValueError (a subclass is fine), with a message a person can act on, when:
     - block_size is not a positive int;
