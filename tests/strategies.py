@@ -26,6 +26,10 @@ SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 #: ``mask.any()`` gives a caller). An answer that tests ``causal is True`` ignores np.True_ and
 #: attends to future keys (a fourth hostile round, stop 51: the judge only ever passed bools).
 FLAGS = st.sampled_from([False, True, np.False_, np.True_])
+#: How an integer argument (a head count, a block size) may come: a Python int or a NumPy integer.
+#: An answer that checks ``isinstance(h, int)`` refuses np.int64, which is no int subclass (a
+#: blind hostile round, stop 54). Call it on the drawn int: ``as_int(case["num_heads"])``.
+INT_TYPES = st.sampled_from([int, np.int64, np.int32])
 #: Typical magnitudes of generated entries. 0.3 keeps softmaxes soft, 10 makes them peaky.
 SCALES = st.sampled_from([1.0, 0.3, 3.0, 10.0])
 

@@ -362,10 +362,10 @@ FORMS = st.one_of(st.sampled_from(FORM_NAMES).map(lambda f: (f,) * len(ARRAYS)),
                   st.tuples(*(st.sampled_from(FORM_NAMES) for _ in ARRAYS)))
 
 
-@prop(case=problems(), forms=FORMS)
-def test_accepts_array_likes_returns_float64_and_leaves_inputs_alone(kata, case, forms):
-    """Accepts lists, integer and float32 arrays (any memory layout); returns float64; never writes into its inputs"""
-    given, values = {}, {}
+@prop(case=problems(), forms=FORMS, as_int=S.INT_TYPES)
+def test_accepts_array_likes_returns_float64_and_leaves_inputs_alone(kata, case, forms, as_int):
+    """Accepts lists, integer and float32 arrays (any memory layout), and num_heads as a NumPy integer; returns float64; never writes into its inputs"""
+    given, values = {"num_heads": as_int(case["num_heads"])}, {}
     for name, form in zip(ARRAYS, forms):
         given[name], values[name] = S.as_form(case[name], form)
     got = run(kata, dict(case, **given))  # the kata fixture fails any call that writes into an input

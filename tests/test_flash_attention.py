@@ -424,13 +424,13 @@ FORMS = st.one_of(
 )
 
 
-@prop(case=problems(), forms=FORMS)
-@example(case={**_EXAMPLE, "block_size": 2, "causal": True}, forms=("float32", "float32", "float32"))
-@example(case={**_EXAMPLE, "block_size": 2, "causal": True}, forms=("int8", "int8", "int8"))
-@example(case={**_EXAMPLE, "block_size": 2, "causal": True}, forms=("uint8", "uint8", "uint8"))
-def test_accepts_array_likes_and_returns_float64(kata, case, forms):
-    """Accepts lists, integer and float32 arrays (any memory layout) for q, k and v; computes and returns float64"""
-    args, values = dict(case), dict(case)
+@prop(case=problems(), forms=FORMS, as_int=S.INT_TYPES)
+@example(case={**_EXAMPLE, "block_size": 2, "causal": True}, forms=("float32", "float32", "float32"), as_int=int)
+@example(case={**_EXAMPLE, "block_size": 2, "causal": True}, forms=("int8", "int8", "int8"), as_int=np.int64)
+@example(case={**_EXAMPLE, "block_size": 2, "causal": True}, forms=("uint8", "uint8", "uint8"), as_int=int)
+def test_accepts_array_likes_and_returns_float64(kata, case, forms, as_int):
+    """Accepts lists, integer and float32 arrays (any memory layout) for q, k and v, and block_size as a NumPy integer; computes and returns float64"""
+    args, values = dict(case, block_size=as_int(case["block_size"])), dict(case)
     for name, form in zip(NAMES, forms):
         args[name], values[name] = S.as_form(case[name], form)
     out, lse = run(kata, **args)

@@ -448,11 +448,12 @@ def array_likes(draw):
     return {"call": case, "forms": forms}
 
 
-@prop(case=array_likes())
-def test_accepts_array_likes_returns_float64_and_leaves_inputs_alone(kata, case):
-    """Accepts lists, integer and float32 arrays (any memory layout); returns float64 out (n, d_out) and weights (num_heads, n, n); never writes into its inputs"""
+@prop(case=array_likes(), as_int=S.INT_TYPES)
+def test_accepts_array_likes_returns_float64_and_leaves_inputs_alone(kata, case, as_int):
+    """Accepts lists, integer and float32 arrays (any memory layout), and the head counts as NumPy integers; returns float64 out (n, d_out) and weights (num_heads, n, n); never writes into its inputs"""
     for forms in _forms_tried(case["forms"]):
-        given, values = {}, {}
+        given = {"num_heads": as_int(case["call"]["num_heads"]), "num_kv_heads": as_int(case["call"]["num_kv_heads"])}
+        values = {}
         for name, form in forms.items():
             given[name], values[name] = S.as_form(case["call"][name], form)
         got = run(kata, dict(case["call"], **given))

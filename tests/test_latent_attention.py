@@ -306,6 +306,30 @@ def test_allowed_scores_far_below_minus_1e9_keep_all_the_weight(kata, case):
 # -- Properties that pin a bug down --------------------------------------------------------
 
 
+@S.valid_inputs()
+@st.composite
+def far_positions(draw):
+    """A valid call whose positions reach 10**6, the contract's limit (distinct, in no order)."""
+    case = dict(draw(PROBLEMS))
+    n = np.shape(case["x"])[0]
+    rng = S.rng_for(draw(S.SEEDS))
+    case["positions"] = np.concatenate([[10**6], 10**5 + rng.choice(9 * 10**5, n - 1, replace=False)])[rng.permutation(n)]
+    return case
+
+
+#: A RoPE table precomputed for some most positions (max_position_embeddings, say 2048) is right
+#: below them and raises or wraps above (a blind hostile round, stop 54: positions stayed
+#: below about 1200).
+@prop(case=far_positions())
+def test_positions_up_to_a_million_match_torch(kata, case):
+    """Positions up to 10**6 match torch: k_rope to 1e-8 and out to 1e-7 of their largest entries (an angle of 10**6 radians is known to about 1e-10 in float64)"""
+    (out, c_kv, k_rope), (want_out, want_c_kv, want_k_rope) = run(kata, case), torch_answer(case)
+    why = message(f"{M}.why.compare", hint=message(f"{M}.why.hint-k-rope"), dims=dims_of(case), against=AGAINST_TORCH)
+    check_close(c_kv, want_c_kv, "c_kv", why)
+    check_close(k_rope, want_k_rope, "k_rope", why, rtol=0.0, atol=1e-8)
+    check_close(out, want_out, "out", why, rtol=0.0, atol=1e-7)
+
+
 @S.valid_inputs(calls=lambda case: [case["call"], dict(case["call"], positions=case["call"]["positions"] + case["shift"])])
 @st.composite
 def shifted_positions(draw):

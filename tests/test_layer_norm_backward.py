@@ -336,12 +336,15 @@ FORMS = st.sampled_from(["float32", "int", "list"])
 
 
 @prop(case=cases(kind="ordinary"), form=FORMS, name=st.sampled_from(["x", "gamma", "beta", "d_out"]),
-      forms=st.sampled_from(["np.float64", "int", "float"]))
+      forms=st.sampled_from(["np.float64", "np.float32", "int", "np.int64", "float"]))
 def test_accepts_array_likes_and_numpy_scalars(kata, case, form, name, forms):
-    """Accepts lists, integer and float32 arrays (any memory layout) for x, gamma, beta and d_out, and eps as a NumPy float or an int; computes and returns float64"""
+    """Accepts lists, integer and float32 arrays (any memory layout) for x, gamma, beta and d_out, and eps as a Python or NumPy int or float; computes and returns float64"""
     given, value = S.as_form(case[name], form)
     values = dict(case, **{name: value})
-    eps = {"np.float64": np.float64(eps_of(case)), "int": 1, "float": eps_of(case)}[forms]
+    # np.float32 and np.int64 too: an answer that checks isinstance(eps, (int, float)) refuses them
+    # (np.float64 is a float; a blind hostile round, stop 54)
+    eps = {"np.float64": np.float64(eps_of(case)), "np.float32": np.float32(eps_of(case)), "int": 1,
+           "np.int64": np.int64(1), "float": eps_of(case)}[forms]
     values["eps"] = eps
     check_outputs(run(kata, dict(values, **{name: given})), want_of(values), values,
                   said("why.forms", name=name, form=form, eps=repr(eps), about=about(values)))

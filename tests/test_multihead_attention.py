@@ -486,11 +486,11 @@ def array_likes(draw):
     return {"call": case, "forms": dict(zip(INPUTS, forms))}
 
 
-@prop(case=array_likes())
-def test_accepts_array_likes_returns_float64_and_leaves_inputs_alone(kata, case):
-    """Accepts lists, integer and float32 arrays (any memory layout), with the same answer as for float64 arrays of those values; returns float64 out (n, d_out) and weights (num_heads, n, n); never writes into its inputs"""
+@prop(case=array_likes(), as_int=S.INT_TYPES)
+def test_accepts_array_likes_returns_float64_and_leaves_inputs_alone(kata, case, as_int):
+    """Accepts lists, integer and float32 arrays (any memory layout), and num_heads as a NumPy integer, with the same answer as for float64 arrays of those values; returns float64 out (n, d_out) and weights (num_heads, n, n); never writes into its inputs"""
     case, forms = case["call"], case["forms"]
-    given, values = {}, {}
+    given, values = {"num_heads": as_int(case["num_heads"])}, {}
     for name, form in forms.items():
         given[name], values[name] = S.as_form(case[name], form)
     # The kata fixture fails any call that writes into an input array (float64 ones included).

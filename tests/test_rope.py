@@ -71,8 +71,11 @@ N = S.dims(1, 6)  # mostly 1 to 6, sometimes 8 to 128 (tests/sizes.py)
 #: d = 2 * pairs: mostly d in {4, 6, 8}, so pairing bugs show; sometimes 16 to 256, so a table
 #: of frequencies built for 4 pairs shows too. d is even in every draw, by construction.
 PAIRS = S.dims(2, 4)
-BASES = st.sampled_from([10000.0, 100.0, 10.0, 2.0, 500.0, 1000])  # an int base is a number too
-BOOLS = st.booleans()
+#: An int base is a number too, and so are NumPy's integers and float64 (an answer that checks
+#: isinstance(base, (int, float)) refuses np.int64: a blind hostile round, stop 54).
+BASES = st.sampled_from([10000.0, 100.0, 10.0, 2.0, 500.0, 1000, np.int64(10000), np.int32(1000), np.float64(10.0)])
+#: NumPy bools too: an answer that tests ``interleaved is True`` takes np.True_ for the half split.
+BOOLS = S.FLAGS
 POSITION_KINDS = st.sampled_from(["shuffled", "repeated", "sparse", "arange from an offset"])
 
 

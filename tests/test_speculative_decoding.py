@@ -484,6 +484,10 @@ _near_one_cases = S.valid_inputs()(_sums_within_tolerance)
 
 
 @prop(case=_near_one_cases())
+# the bonus token from p[0] of sum 1 - 8e-7: C_0 = 0.5 / (1 - 8e-7) = 0.5000004, so u = 0.5000002
+# draws token 0; a cumsum left unnormalised (0.5) draws token 1 (a blind hostile round, stop 54)
+@example(case={"draft_tokens": np.zeros(0, dtype=np.int64), "q": np.zeros((0, 2)), "p": np.array([[0.5, 0.5 - 8e-7]]),
+               "u_accept": np.zeros(0), "u_sample": 0.5000002})
 def test_accepts_rows_that_sum_to_one_within_1e_6(kata, case):
     """Rows of q and p summing to 1 +- 5e-7 are valid (the contract allows 1e-6) and verified as they are"""
     check_verified(case, run(kata, case), said("why.near-one"))
@@ -502,11 +506,15 @@ def _in_other_forms(draw):
     # settled on the values as converted (float32 rounds them), then given in the form
     valid = _settled(dict(case, q=S.as_form(case["q"], form)[1], p=S.as_form(case["p"], form)[1]), *WIDE)
     us = float(valid["u_sample"])
-    u_sample = draw(st.sampled_from(["float", "np.float64"] + (["int 0"] if us == 0 else [])))
+    # np.float32 and np.int64 too: an answer that checks isinstance(u, (int, float)) refuses them
+    # (np.float64 is a float; a blind hostile round, stop 54). The WIDE margin keeps a float32 u
+    # on the same side of every cumulative.
+    u_sample = draw(st.sampled_from(["float", "np.float64", "np.float32"] + (["int 0", "np.int64 0"] if us == 0 else [])))
     given = {"draft_tokens": x.tolist() if drafts == "list" else x.astype(drafts),
              "q": S.as_form(valid["q"], form)[0], "p": S.as_form(valid["p"], form)[0],
              "u_accept": np.asarray(valid["u_accept"]).tolist(),
-             "u_sample": {"float": us, "np.float64": np.float64(us), "int 0": 0}[u_sample]}
+             "u_sample": {"float": us, "np.float64": np.float64(us), "np.float32": np.float32(us), "int 0": 0,
+                          "np.int64 0": np.int64(0)}[u_sample]}
     return {"given": given, "valid": valid, "forms": f"q and p as {form}, draft_tokens as {drafts}, u_accept as a "
                                                       f"list, u_sample as {u_sample}"}
 
@@ -520,7 +528,7 @@ _other_forms = S.valid_inputs(calls=_given_and_valid)(_in_other_forms)
 
 @prop(case=_other_forms())
 def test_accepts_array_likes_and_numpy_scalars(kata, case):
-    """Accepts lists, float32 arrays, int32 or uint8 draft tokens, and u_sample as a NumPy float or the int 0"""
+    """Accepts lists, float32 arrays, int32 or uint8 draft tokens, and u_sample as a NumPy float or the int 0 (Python or NumPy)"""
     check_verified(case["valid"], run(kata, case["given"]), said("why.forms", forms=case["forms"]))
 
 

@@ -6,7 +6,7 @@ import numpy as np
 
 def batched_multihead_attention(x, in_proj_weight, in_proj_bias, out_proj_weight, out_proj_bias,
                                 num_heads, key_padding_mask=None, causal=False):
-    if isinstance(num_heads, bool) or not isinstance(num_heads, int) or num_heads < 1:
+    if isinstance(num_heads, bool) or not isinstance(num_heads, (int, np.integer)) or num_heads < 1:
         raise ValueError("num_heads must be a positive int")
     x = np.asarray(x, dtype=np.float64)
     if x.ndim != 3 or min(x.shape) == 0:

@@ -3,7 +3,7 @@ import numpy as np
 
 
 def multihead_attention(x, w_q, w_k, w_v, w_o, num_heads, causal=False):
-    if type(num_heads) is not int:  # exactly int: bool, float and NumPy integers are refused
+    if type(num_heads) is not int and not isinstance(num_heads, np.integer):  # bool and float are refused
         raise ValueError(f"num_heads must be an int, got {type(num_heads).__name__}")
     if num_heads <= 0:
         raise ValueError(f"num_heads must be positive, got {num_heads}")

@@ -3,7 +3,7 @@ import numpy as np
 
 
 def multihead_attention(x, w_q, w_k, w_v, w_o, num_heads, causal=False):
-    if not isinstance(num_heads, int) or isinstance(num_heads, bool) or num_heads <= 0:
+    if not isinstance(num_heads, (int, np.integer)) or isinstance(num_heads, bool) or num_heads <= 0:
         raise ValueError("num_heads must be a positive integer")
     x, w_q, w_k, w_v, w_o = (np.asarray(a, dtype=np.float64) for a in (x, w_q, w_k, w_v, w_o))
     if any(a.ndim != 2 for a in (x, w_q, w_k, w_v, w_o)):
