@@ -28,6 +28,19 @@ def _tied_at_the_boundary(rng) -> dict:
     return call
 
 
+def _unchosen_expert_overflows(rng) -> dict:
+    """One expert more, a copy of expert 0's router column (it ties with expert 0 and ranks after
+    it: top_k = 1 never chooses it), whose weights of 1e200 overflow its output to inf. out sums
+    the chosen experts only, so it stays finite; a gate matrix times every expert gets 0 * inf."""
+    call = _call(rng, 5, 3, 4, 2, 1)
+    call["x"] = np.abs(call["x"]) + 1.0  # every token's x sums above 0: the copy's output is inf
+    huge = np.full((1, 3, 2), 1e200)
+    call["w_router"] = np.hstack([call["w_router"], call["w_router"][:, :1]])
+    call["w1"] = np.concatenate([call["w1"], huge])
+    call["w2"] = np.concatenate([call["w2"], huge.transpose(0, 2, 1)])
+    return call
+
+
 def _offset(rng, offsets, top_k=2) -> dict:
     """Column 0 of x carries each token's offset; w_router's row 0 is all 3: every logit of token
     i is shifted by 3 offsets[i]."""
@@ -157,6 +170,7 @@ BATTERY = Battery(
                                                                               w_router=np.zeros((3, 5)))),
         Case("every token chooses expert 2 (unbalanced)", _unbalanced),
         Case("hidden units relu zeroes", _dead_hidden_units),
+        Case("an expert no token chooses overflows", _unchosen_expert_overflows),
         Case("router logits near +1000", lambda r: _offset(r, [300, 310, 350, 333, 320, 301])),
         Case("router logits near -1000", lambda r: _offset(r, [-300, -310, -350, -333, -320, -301])),
         Case("router logits near +1000, top_k = 1", lambda r: _offset(r, [300, 310, 350, 333], top_k=1)),
