@@ -20,8 +20,9 @@ def apply_rope(x, positions, base=10000.0, interleaved=False):
                   rejected, even 2.0);
                   row r of x sits at position positions[r]. Positions above 10**6 are outside
                   the contract.
-    base        : a finite number > 0 (default 10000.0)
-    interleaved : the pairing above (default False)
+    base        : a finite number > 0: a Python int or float, or a NumPy integer or float64
+                  (default 10000.0)
+    interleaved : the pairing above, read as "if true" (a bool or a NumPy bool; default False)
 
     Returns the rotated rows, float64 of shape (n, d). No input is modified.
 

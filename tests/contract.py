@@ -361,6 +361,8 @@ class Contract:
         and its generator), a query i and a key j < ``keys_seen(case, i)`` (default: all m)
         drawn from the generator, q[i] = 1e200 u and k[j] = 1e200 u, so that allowed score is
         ~1e400 -> inf while every input stays finite; a mask, if any, allows (i, j). ValueError.
+        (Scores that overflow to -inf, or to NaN through +inf and -inf products, are not drawn:
+        the contracts name overflow to inf only; docs/hostile.md, stop 54.)
         ``because`` fields: the case's arguments, ``i``, ``j``, ``case``."""
         if "q" not in self.arrays or "k" not in self.arrays:
             raise TypeError("rejects_an_overflowing_score needs arrays q and k")

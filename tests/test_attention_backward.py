@@ -488,12 +488,20 @@ def with_an_overflowing_gradient(draw):
     case["v"] = np.where(case["v"] == 0, 1.0, np.sign(case["v"])) * 1e200
     case["d_out"] = np.ones_like(case["d_out"]) * 1e200
     case["v"][0] = -case["v"][0]  # the keys' values differ, so dP - rowsum(dP * P) is ~1e400
+    if draw(st.integers(0, 2)) == 2:
+        # dv alone: one key (every weight 1, so dS = 0: dq = dk = 0) and d_out = 1e308 in every
+        # row of at least two queries, so dv = Pᵀ d_out = n · 1e308 overflows while dP stays
+        # finite. An answer that checks dq and dk only (dv "is an average": P's rows sum to 1,
+        # its columns need not) returns inf (a blind hostile round, stop 54).
+        q = case["q"] if len(case["q"]) >= 2 else np.vstack([case["q"], case["q"] * 0.5])
+        case = {"q": q, "k": case["k"][:1], "v": np.full((1, case["v"].shape[1]), 1e-3),
+                "d_out": np.full((len(q), case["v"].shape[1]), 1e308), "mask": None}
     return case
 
 
 @prop(case=with_an_overflowing_gradient())
 def test_rejects_a_gradient_that_overflows(kata, case):
-    """Finite inputs whose gradients overflow (d_out and v ~1e200, so dP ~1e400) raise ValueError instead of returning inf or NaN"""
+    """Finite inputs whose gradients overflow (d_out and v ~1e200, so dP ~1e400; or d_out ~1e308 over one key, so dv alone) raise ValueError instead of returning inf or NaN"""
     expect_value_error(
         lambda: kata(**case),
         said("because.gradient-overflow"),

@@ -501,14 +501,21 @@ def test_rejects_nan_or_inf_in_any_input(kata, case, name, value, seed):
 
 @st.composite
 def an_overflow(draw):
-    """Finite inputs, no padding, and one overflow: a projection of x, an allowed score, or out."""
+    """Finite inputs, no padding, and one overflow: a projection of x, an allowed score, or out;
+    or a padding mask and the key projection of a padded position (which no score uses: an
+    answer that checks only what enters the softmax misses it; a blind hostile round, stop 54)."""
     case = draw(problems(pad_kind="none"))
     B, n, E = case["x"].shape
-    how = draw(st.sampled_from(["a projection", "a score", "out"]))
+    how = draw(st.sampled_from(["a projection", "a score", "out", "a padded key's projection"]))
     b, p = draw(st.integers(0, B - 1)), draw(st.integers(0, n - 1))
-    if how == "a projection":
+    if how in ("a projection", "a padded key's projection"):
+        row = 2 * E if how == "a projection" else E  # a value row, or a key row at a padded key
         case["x"][b, p] = 1e155 * np.where(case["x"][b, p] >= 0, 1.0, -1.0)
-        case["in_proj_weight"][2 * E] = 1e155 * np.where(case["x"][b, p] >= 0, 1.0, -1.0)
+        case["in_proj_weight"][row] = 1e155 * np.where(case["x"][b, p] >= 0, 1.0, -1.0)
+        if how != "a projection":
+            case["key_padding_mask"] = np.zeros((B, n), dtype=bool)
+            case["key_padding_mask"][b, p] = True
+            how = "a projection"  # the words of the verdict: a projection overflows
     elif how == "a score":  # query p and key p of the first head point the same huge way
         case["x"][b, p, 0] = 1e150
         case["in_proj_weight"][0] = case["in_proj_weight"][E] = 0.0

@@ -144,6 +144,10 @@ def sequences(draw, kind=None, min_len=1):
         "w_v": np.array([[1.0, 2.0, 0.0, -1.0], [0.0, 1.0, 3.0, 0.5]]),
     }
 )
+# allowed scores down to -1.44e308 (x[0] = 1.2e154, w_k = -w_q): a fill of -1e308 for the future
+# lies above them and takes all the weight (a blind hostile round, stop 54)
+@example(case={"x": np.array([[1.2e154], [1e154]]), "w_q": np.array([[1.0]]), "w_k": np.array([[-1.0]]),
+               "w_v": np.array([[1.0]])})
 def test_matches_torch_causal_self_attention(kata, case):
     """Matches torch (projections, then scaled_dot_product_attention with is_causal=True), for ordinary, large (~1e4) and far-below-zero scores (from about -1e9 down to the edge of overflow)"""
     out, weights = run(kata, **case)

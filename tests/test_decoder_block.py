@@ -700,16 +700,24 @@ def test_rejects_an_allowed_score_that_overflows(kata, case):
 @st.composite
 def an_out_overflowing(draw):
     """Two MLP units with w_gate = w_up = +c and -c, c ~1e200: for every row one of them has
-    silu(g) * up ~ g^2 ~ 1e400 -> inf, so out is not finite, in any order of products."""
+    silu(g) * up ~ g^2 ~ 1e400 -> inf, so out is not finite, in any order of products. Or, one
+    time in two, units in pairs with equal gates (+c, +c and -c, -c), opposite ups and equal rows
+    of w_down: for every row one pair gives +inf and -inf, summed to NaN with no inf in out (an
+    answer that checks np.isinf(out) only returns it: a blind hostile round, stop 54)."""
     case = draw(problems(kind="ordinary"))
     rng = S.rng_for(draw(S.SEEDS))
     d = case["x"].shape[1]
     c = S.normal(rng, d) + 0.0
     c[np.abs(c) < 0.1] = 0.5
     c *= 1e200
-    for name in ("w_gate", "w_up"):
-        case[name] = np.hstack([c[:, None], -c[:, None], case[name]])
-    case["w_down"] = np.vstack([S.normal(rng, (2, d)) + 0.0, case["w_down"]])
+    if draw(st.booleans()):  # NaN: units in pairs of equal gates, opposite ups, equal w_down rows
+        gate, up, rows = [c, c, -c, -c], [c, -c, -c, c], [0, 0, 1, 1]  # a pair for each sign of hn·c
+    else:
+        gate, up, rows = [c, -c], [c, -c], [0, 1]
+    case["w_gate"] = np.hstack([np.stack(gate, axis=1), case["w_gate"]])
+    case["w_up"] = np.hstack([np.stack(up, axis=1), case["w_up"]])
+    down = S.normal(rng, (2, d)) + 0.0
+    case["w_down"] = np.vstack([down[rows], case["w_down"]])
     case["w_down"][case["w_down"] == 0] = 0.5
     return case, say("because.out-overflow")
 

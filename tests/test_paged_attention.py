@@ -325,7 +325,9 @@ def test_allowed_scores_far_below_minus_1e9_still_win_over_the_future(kata, case
 #: How the arguments arrive: q and the pages as float64, float32, integers or lists; the table
 #: as a list of ints, or int32, uint8, int64 arrays; context_len as a Python or NumPy int.
 TABLE_FORMS = ("list", "int32", "uint8", "int64")
-CONTEXT_FORMS = ("int", "np.int64", "np.int32")
+#: Unsigned and narrow ones too: `(context_len + page_size - 1) // page_size` wraps in np.uint8
+#: (NumPy 2 keeps a NumPy scalar's type; a blind hostile round, stop 54).
+CONTEXT_FORMS = ("int", "np.int64", "np.int32", "np.uint16", "np.uint8")
 FORMS = st.tuples(S.INPUT_FORMS, S.INPUT_FORMS, st.sampled_from(TABLE_FORMS), st.sampled_from(CONTEXT_FORMS))
 
 
@@ -334,7 +336,9 @@ def table_as(table, form):
 
 
 def context_as(m, form):
-    return {"int": int, "np.int64": np.int64, "np.int32": np.int32}[form](m)
+    if form == "np.uint8" and m > 255:
+        form = "np.uint16"
+    return {"int": int, "np.int64": np.int64, "np.int32": np.int32, "np.uint16": np.uint16, "np.uint8": np.uint8}[form](m)
 
 
 @prop(case=problems(kind="ordinary", table="any"), forms=FORMS)

@@ -781,7 +781,14 @@ def _agreement(kata: str, path: Path, stop_at_first_disagreement: bool, limit: f
     return rows
 
 
-@pytest.mark.parametrize("kata, path", _implementations("wrong"))
+def _shown_by_a_call(param) -> bool:
+    """Whether one call can show the file's bug: not so for a file that says ``ONE_CALL_CANNOT_SHOW
+    = "why"`` (a bug between calls, such as a returned buffer the next call writes into, which
+    the judge sees within an example and a battery of single calls never does)."""
+    return "\nONE_CALL_CANNOT_SHOW = " not in param.values[1].read_text()
+
+
+@pytest.mark.parametrize("kata, path", [p for p in _implementations("wrong") if _shown_by_a_call(p)])
 def test_the_battery_tells_every_known_wrong_implementation_apart(kata, path):
     rows = _agreement(kata, path, stop_at_first_disagreement=True)
     assert not rows[-1][1], f"every case of {kata}'s battery agrees with {path.name}: add a case that shows its bug"

@@ -6,6 +6,8 @@ import numpy as np
 #: Each call's values are right, taken alone: the diagnosis, which replays calls one by one, has
 #: nothing to compare.
 SHOWS_IN_VALUES = False
+#: `dojo compare`'s battery calls it once per case: no single call shows the bug.
+ONE_CALL_CANNOT_SHOW = "a later call writes into the result of an earlier one"
 
 _OUT = {}
 
