@@ -508,14 +508,20 @@ def an_overflow(draw):
     B, n, E = case["x"].shape
     how = draw(st.sampled_from(["a projection", "a score", "out", "a padded key's projection"]))
     b, p = draw(st.integers(0, B - 1)), draw(st.integers(0, n - 1))
-    if how in ("a projection", "a padded key's projection"):
-        row = 2 * E if how == "a projection" else E  # a value row, or a key row at a padded key
+    if how == "a projection":
         case["x"][b, p] = 1e155 * np.where(case["x"][b, p] >= 0, 1.0, -1.0)
-        case["in_proj_weight"][row] = 1e155 * np.where(case["x"][b, p] >= 0, 1.0, -1.0)
-        if how != "a projection":
-            case["key_padding_mask"] = np.zeros((B, n), dtype=bool)
-            case["key_padding_mask"][b, p] = True
-            how = "a projection"  # the words of the verdict: a projection overflows
+        case["in_proj_weight"][2 * E] = 1e155 * np.where(case["x"][b, p] >= 0, 1.0, -1.0)
+    elif how == "a padded key's projection":
+        # only the padded key's K overflows: column 0 of x is 0 but at (b, p), and only the first
+        # key row reads it (the query and value rows ignore column 0), so no score that takes
+        # part in a softmax, and no value, is touched
+        case["x"][:, :, 0] = 0.0
+        case["x"][b, p, 0] = 1e155
+        case["in_proj_weight"][:, 0] = 0.0
+        case["in_proj_weight"][E, 0] = 1e155
+        case["key_padding_mask"] = np.zeros((B, n), dtype=bool)
+        case["key_padding_mask"][b, p] = True
+        how = "a projection"  # the words of the verdict: a projection overflows
     elif how == "a score":  # query p and key p of the first head point the same huge way
         case["x"][b, p, 0] = 1e150
         case["in_proj_weight"][0] = case["in_proj_weight"][E] = 0.0

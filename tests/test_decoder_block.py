@@ -710,7 +710,8 @@ def an_out_overflowing(draw):
     c = S.normal(rng, d) + 0.0
     c[np.abs(c) < 0.1] = 0.5
     c *= 1e200
-    if draw(st.booleans()):  # NaN: units in pairs of equal gates, opposite ups, equal w_down rows
+    nan = draw(st.booleans())
+    if nan:  # NaN: units in pairs of equal gates, opposite ups, equal w_down rows
         gate, up, rows = [c, c, -c, -c], [c, -c, -c, c], [0, 0, 1, 1]  # a pair for each sign of hn·c
     else:
         gate, up, rows = [c, -c], [c, -c], [0, 1]
@@ -719,7 +720,7 @@ def an_out_overflowing(draw):
     down = S.normal(rng, (2, d)) + 0.0
     case["w_down"] = np.vstack([down[rows], case["w_down"]])
     case["w_down"][case["w_down"] == 0] = 0.5
-    return case, say("because.out-overflow")
+    return case, say("because.out-overflow-nan" if nan else "because.out-overflow")
 
 
 @rejects_each_call(an_out_overflowing())

@@ -1,0 +1,98 @@
+"""A realistic bug that passed every property (stop 54's third blind round):
+it checks dq and dk for overflow but not dv ("an average": P's rows sum to 1, its columns
+need not), so d_out of 1e308 over one key returns dv = inf. The overflow draws made dq and dk
+overflow too.
+The draw is there now; this file keeps it caught."""
+KATA = "attention_backward"
+ROUTE = "dojo test"
+EXPECT = "dv = Pᵀ d_out"  # what the verdict must say
+
+import numpy as np
+
+
+def attention_backward(q, k, v, d_out, mask=None):
+    """The gradients of masked scaled dot-product attention, by hand.
+
+        S   = q kᵀ / sqrt(d_k)       blocked scores set to -inf        (n, m)
+        P   = softmax(S)             over the keys                     (n, m)
+        out = P v                                                      (n, d_v)
+
+    For the loss L = sum(out * d_out), so that d_out = dL/d(out), return
+
+        dv = Pᵀ d_out
+        dP = d_out vᵀ
+        dS = P * (dP - rowsum(dP * P))       (the softmax backward, row by row)
+        dq = dS k / sqrt(d_k),   dk = dSᵀ q / sqrt(d_k)
+
+    Contract
+    --------
+    q, k, v, mask : exactly as in the masked kata (scaled_dot_product_attention): q (n, d_k),
+                    k (m, d_k), v (m, d_v), mask None or bool (n, m) with True = query i MAY
+                    attend key j; array-likes, computed in float64
+    d_out         : (n, d_v), the gradient of the loss with respect to out
+
+    Returns ``(dq, dk, dv)`` of the shapes of q, k and v, float64. A key that every query
+    blocks gets dk and dv exactly 0. No input is modified.
+
+    Raises ValueError (a subclass is fine), with a message a person can act on, when:
+    - anything the masked kata rejects: q, k or v not 2-D or with a zero dimension; q and k of
+      different widths, or k and v with different numbers of rows; NaN or inf in q, k or v; a
+      mask not of dtype bool or not of shape (n, m); a query row with no allowed key; a score
+      that takes part in the softmax overflowing to inf;
+    - d_out is not of shape exactly (n, d_v) (no broadcasting), or contains NaN or inf;
+    - a gradient would not be finite (it overflows).
+
+    NumPy only: do not import torch, jax, tensorflow, scipy or sklearn.
+
+    Speed: the judge makes a few hundred calls on small inputs. Together they may take 1 s of
+    CPU per Hypothesis example (20 s in a practice run; the reference needs under 0.5 s), and
+    one call at most 2 s of CPU; past that the answer is stopped as too slow. Loops over
+    rows, heads or blocks are fine; a Python loop over single entries is not.
+    """
+    q, k, v, d_out = (np.asarray(a, dtype=np.float64) for a in (q, k, v, d_out))
+    for name, a in (("q", q), ("k", k), ("v", v)):
+        if a.ndim != 2 or 0 in a.shape:
+            raise ValueError(f"{name} must be 2-D with no empty dimension, got shape {a.shape}")
+        if not np.isfinite(a).all():
+            raise ValueError(f"{name} contains NaN or inf")
+    n, d_k = q.shape
+    m, d_v = v.shape
+    if k.shape[1] != d_k:
+        raise ValueError(f"q and k must have the same width d_k, got {d_k} and {k.shape[1]}")
+    if k.shape[0] != m:
+        raise ValueError(f"k and v must have the same number of rows, got {k.shape[0]} and {m}")
+    if d_out.shape != (n, d_v):
+        raise ValueError(f"d_out must have the shape of out, (n, d_v) = {(n, d_v)}, got {d_out.shape}")
+    if not np.isfinite(d_out).all():
+        raise ValueError("d_out contains NaN or inf")
+    if mask is None:
+        allowed = np.ones((n, m), dtype=bool)  # (n, m)
+    else:
+        allowed = np.asarray(mask)
+        if allowed.dtype != np.bool_:
+            raise ValueError(f"mask must have dtype bool (True = may attend), got {allowed.dtype}")
+        if allowed.shape != (n, m):
+            raise ValueError(f"mask must have shape (n, m) = {(n, m)}, got {allowed.shape}")
+        if not allowed.any(axis=1).all():
+            row = int(np.flatnonzero(~allowed.any(axis=1))[0])
+            raise ValueError(f"query {row} has no allowed key: its mask row is all False")
+
+    with np.errstate(over="ignore", invalid="ignore"):
+        scores = q @ k.T / np.sqrt(d_k)  # (n, m)
+    if not np.isfinite(scores[allowed]).all():
+        raise ValueError("a score q·k/sqrt(d_k) overflowed; rescale q or k")
+    scores = np.where(allowed, scores, -np.inf)  # (n, m)
+    p = np.exp(scores - scores.max(axis=1, keepdims=True))  # (n, m)
+    p /= p.sum(axis=1, keepdims=True)
+
+    with np.errstate(over="ignore", invalid="ignore"):
+        dv = p.T @ d_out  # (m, d_v)
+        dp = d_out @ v.T  # (n, m)
+        ds = p * (dp - (dp * p).sum(axis=1, keepdims=True))  # (n, m)
+        dq = ds @ k / np.sqrt(d_k)  # (n, d_k)
+        dk = ds.T @ q / np.sqrt(d_k)  # (m, d_k)
+    # dv = P^T d_out averages rows of d_out (the rows of P sum to 1): it cannot overflow
+    for name, g in (("dq", dq), ("dk", dk)):
+        if not np.isfinite(g).all():
+            raise ValueError(f"{name} overflowed: the gradient is not finite; rescale d_out or v")
+    return dq, dk, dv
