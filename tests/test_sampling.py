@@ -195,7 +195,8 @@ def _clear_of_cumulatives(case):
 @st.composite
 def cases(draw, kind=None, temperature=None, top_k=None, top_p="drawn", zero_u=True):
     """Keyword arguments of a valid call. ``kind``: the logits' kind (drawn if None);
-    ``temperature``, ``top_k`` (a TOP_K choice) and ``top_p``: fixed, or drawn."""
+    ``temperature``, ``top_k`` (a TOP_K choice) and ``top_p``: fixed, or drawn (``top_p``: from
+    TOP_P, or from the strategy given)."""
     b, V = draw(SIZES)
     rng = S.rng_for(draw(S.SEEDS))
     kind = kind or draw(st.sampled_from(KINDS))
@@ -209,7 +210,7 @@ def cases(draw, kind=None, temperature=None, top_k=None, top_p="drawn", zero_u=T
         "u": u,
         "temperature": temp,
         "top_k": _top_k(rng, V, draw(TOP_K) if top_k is None else top_k),
-        "top_p": draw(TOP_P) if top_p == "drawn" else top_p,
+        "top_p": draw(TOP_P) if top_p == "drawn" else draw(top_p) if isinstance(top_p, st.SearchStrategy) else top_p,
     }
     return _clear_of_cumulatives(_clear_of_prefix_sums(rng, case))
 
@@ -371,14 +372,13 @@ def test_u_zero_never_draws_a_token_of_probability_zero(kata, case, seed):
 
 #: top_p None or 1 (float or int): each keeps every token top_k kept. An answer that runs the top-p
 #: mask for 1 too drops the tail, whose shifted cumulative sum rounds to exactly 1 (stop 54's round).
-@prop(case=cases(kind="peaky", top_p=None), top_p=st.sampled_from([None, 1.0, 1]))
+@prop(case=cases(kind="peaky", top_p=st.sampled_from([None, 1.0, 1])))
 @example(case={"logits": np.array([[0.0, -50.0, -100.0, 30.0]]), "u": np.array([0.5]), "temperature": 1.0,
-               "top_k": None, "top_p": None}, top_p=None)
+               "top_k": None, "top_p": None})
 @example(case={"logits": np.array([[0.0, -50.0, -100.0, 30.0]]), "u": np.array([0.5]), "temperature": 1.0,
-               "top_k": None, "top_p": None}, top_p=1.0)
-def test_tiny_probabilities_of_kept_tokens_are_kept(kata, case, top_p):
+               "top_k": None, "top_p": 1.0})
+def test_tiny_probabilities_of_kept_tokens_are_kept(kata, case):
     """A kept token's probability of 1e-20 or 1e-80 is returned as it is (relative 1e-9), not flushed to 0, with top_p None or 1"""
-    case = dict(case, top_p=top_p)
     check_sampled(case, run(kata, case), want_of(case), said("why.tiny", about=about(case)))
 
 
