@@ -36,7 +36,7 @@ def test_the_reference_passes(sandbox, solution):
     sandbox.write_kata(KATA, solution(KATA))
     passed = sandbox.run("test", KATA)
     assert passed.code == 0, passed.out + passed.err
-    assert "18 of 18 properties pass" in passed.out
+    assert "19 of 19 properties pass" in passed.out
 
 
 def test_compare_draws_each_heads_weights_read_from_out(sandbox, wrong, tmp_path):
