@@ -11,43 +11,6 @@ import numpy as np
 
 
 def half_precision_attention(q, k, v):
-    """Scaled dot-product attention on float16 inputs, returning float16 (no mask).
-
-        out = fp16( softmax(q kᵀ / sqrt(d_k)) v )   softmax over the key axis
-
-    Contract
-    --------
-    q : (n, d_k) queries      each a NumPy array of dtype float16, every dimension >= 1
-    k : (m, d_k) keys         (a list, or an array of any other dtype, is a ValueError:
-    v : (m, d_v) values       this kata is about what float16 inputs need)
-
-    Returns out (n, d_v), a NumPy array of dtype float16. No input is modified.
-
-    Any finite float16 values are valid. The unscaled q·k may exceed float16's largest value
-    65504 (d_k = 1024 with entries near 8, or entries near 256), exp() of a score overflows
-    float16 above 11.09, and a float16 running sum over thousands of keys drifts: compute the
-    scores, the softmax and the weighted sum in a wider type, then round the result to float16.
-
-    Accuracy: let o* be the exact attention of these float16 values (as if in float64) and
-    S_i = max_j sum_t |q[i, t] k[j, t]| / sqrt(d_k) (how large row i's score terms are). Each
-    entry o = out[i, c] must satisfy
-        |o - fp16(o*)| <= ulp16(fp16(o*)) + 2^-12 · max_j |v[j, c]| · (1 + S_i),
-    where ulp16(x) is the spacing of float16 numbers at x. Scores in float32 or float64 stay
-    far inside this, and so does rounding the weights to float16 before the weighted sum.
-
-    Raises ValueError (a subclass is fine), with a message a person can act on, when:
-    - q, k or v is not a NumPy array of dtype float16 (lists and float32 arrays included);
-    - q, k or v is not 2-D, or has a zero dimension;
-    - q and k have different widths, or k and v different numbers of rows;
-    - q, k or v contains NaN or inf.
-
-    NumPy only: do not import torch, jax, tensorflow, scipy or sklearn.
-
-    Speed: the judge makes a few hundred calls on small inputs. Together they may take 1 s of
-    CPU per Hypothesis example (20 s in a practice run; the reference needs under 0.5 s), and
-    one call at most 2 s of CPU; past that the answer is stopped as too slow. Loops over
-    rows, heads or blocks are fine; a Python loop over single entries is not.
-    """
     for name, a in (("q", q), ("k", k), ("v", v)):
         if not isinstance(a, np.ndarray) or a.dtype != np.float16:
             got = a.dtype if isinstance(a, np.ndarray) else type(a).__name__

@@ -11,39 +11,6 @@ import numpy as np
 
 
 def scaled_dot_product_attention(q, k, v, mask=None):
-    """Scaled dot-product attention with an optional boolean mask.
-
-        weights = softmax(q kᵀ / sqrt(d_k))   over the key axis, blocked logits set to -inf first
-        out     = weights v
-
-    Contract
-    --------
-    q     : (n, d_k) queries          every dimension >= 1, array-like, computed in float64
-    k     : (m, d_k) keys
-    v     : (m, d_v) values
-    mask  : None, or a bool array of shape exactly (n, m). ``mask[i, j]`` True means query i
-            MAY attend to key j (torch's boolean ``attn_mask`` convention). None = all allowed.
-
-    Returns ``(out, weights)``: out (n, d_v) and weights (n, m), both float64. Each row of
-    weights sums to 1 and blocked entries are exactly 0. No input is modified.
-
-    Raises ValueError (a subclass is fine), with a message a person can act on, when:
-    - q, k or v is not 2-D, or has a zero dimension;
-    - q and k have different widths, or k and v different numbers of rows;
-    - q, k or v contains NaN or inf;
-    - mask is not of dtype bool (0/1 integers are rejected) or its shape is not (n, m)
-      (no broadcasting);
-    - a query row has no allowed key;
-    - a score that takes part in the softmax overflows to inf.
-    (What happens when only a blocked score overflows is left open.)
-
-    NumPy only: do not import torch, jax, tensorflow, scipy or sklearn.
-
-    Speed: the judge makes a few hundred calls on small inputs. Together they may take 1 s of
-    CPU per Hypothesis example (20 s in a practice run; the reference needs under 0.5 s), and
-    one call at most 2 s of CPU; past that the answer is stopped as too slow. Loops over
-    rows, heads or blocks are fine; a Python loop over single entries is not.
-    """
     q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
     for name, a in (("q", q), ("k", k), ("v", v)):
         if a.ndim != 2 or 0 in a.shape:
