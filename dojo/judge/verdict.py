@@ -358,3 +358,10 @@ def migrate_summary(verdict: dict, kata: str | None) -> dict:
     if "diagnosis" in out:
         out["diagnosis"] = diagnosis_ref(out["diagnosis"], kata)
     return out
+
+
+def overran(module: str, seconds: float) -> Verdict:
+    """The verdict when the tool's backstop ended the judge (dojo/judge/runner.py RUN_TIMEOUT):
+    the judge's doing, never the candidate's, whose every call has its own limits."""
+    return Verdict(module, "incomplete", seconds=seconds,
+                   problem={"id": "verdict.judge-timeout", "params": {"seconds": f"{seconds:g}"}})

@@ -26,6 +26,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.tool.harness import REPO
+
 KATA = "softmax"
 ENDED = "Stopped the warm judge of this checkout (the next verdict starts it again)."
 
@@ -365,3 +367,42 @@ def test_clean_ends_a_warm_judge_that_is_still_starting(sandbox, runtime):
     finally:
         starting.kill()
         starting.wait()
+
+
+def test_a_judge_stopped_by_the_tools_backstop_is_said_to_be_the_judges_doing(tmp_path, monkeypatch):
+    """The backstop (dojo/judge/runner.py RUN_TIMEOUT) is wall time. Stop 54's rehearsal met it
+    with a right answer under CI's load, and the verdict said "timed out", the state of code that
+    never returns. It is the judge's doing (every call into the candidate's code has its own
+    limits): the verdict says so, and nothing of the stopped judge is left."""
+    from dojo.catalogue import registry
+    from dojo.catalogue.env import Env
+    from dojo.judge import runner
+    from dojo.screens.render import verdict_lines
+
+    monkeypatch.setenv("DOJO_STATE_DIR", str(tmp_path / "state"))
+    env = Env(root=REPO, state_dir=tmp_path / "state")
+    impl = tmp_path / "impl"
+    impl.mkdir()
+    shutil.copy(REPO / "solutions" / f"{KATA}.py", impl)
+    kata = registry.get(KATA)
+    verdict = runner.cold_judge(env, kata, impl, timeout=0.2)  # starting pytest alone takes longer
+    assert verdict.state == "incomplete" and verdict.problem["id"] == "verdict.judge-timeout", verdict
+    shown = "\n".join(str(line) for line in verdict_lines(env, verdict, kata, f"katas/{KATA}.py"))
+    assert "not your fault" in shown and "timed out" not in shown, shown
+    deadline = time.monotonic() + 10  # SIGKILLed: gone at once, but give a busy machine time
+    while _judging(impl) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _judging(impl), "a process of the stopped judge is left"
+
+
+def _judging(impl: Path) -> list[str]:
+    """The live processes whose command line names ``impl`` (the stopped judge and its workers)."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and str(impl).encode() in (proc / "cmdline").read_bytes() \
+                    and alive(int(proc.name)):
+                found.append(proc.name)
+        except OSError:
+            continue
+    return found
