@@ -359,10 +359,10 @@ class Contract:
     def rejects_an_overflowing_score(self, draw_case, because, keys_seen=None):
         """For katas whose scores are q kᵀ / sqrt(d_k): a valid case (``draw_case(draw)`` gives it
         and its generator), a query i and a key j < ``keys_seen(case, i)`` (default: all m)
-        drawn from the generator, q[i] = 1e200 u and k[j] = 1e200 u, so that allowed score is
-        ~1e400 -> inf while every input stays finite; a mask, if any, allows (i, j). ValueError.
-        (Scores that overflow to -inf, or to NaN through +inf and -inf products, are not drawn:
-        the contracts name overflow to inf only; docs/hostile.md, stop 54.)
+        drawn from the generator, and q[i], k[j] an ``S.overflowing_pair`` (plain or mixed), so
+        that allowed score is past 1e396 (+inf) while every input stays finite; a mask, if any,
+        allows (i, j). ValueError. (A score whose exact value overflows to -inf is not drawn: the
+        contracts leave it open.)
         ``because`` fields: the case's arguments, ``i``, ``j``, ``case``."""
         if "q" not in self.arrays or "k" not in self.arrays:
             raise TypeError("rejects_an_overflowing_score needs arrays q and k")
@@ -373,16 +373,14 @@ class Contract:
             n, m = case["q"].shape[0], case["k"].shape[0]
             i = int(rng.integers(0, n))
             j = int(rng.integers(0, m if keys_seen is None else keys_seen(case, i)))
-            u = S.normal(rng, case["q"].shape[1])
-            u[np.abs(u) < 0.1] = 0.5  # every entry clearly non-zero, so every product overflows
-            case["q"][i] = 1e200 * u
-            case["k"][j] = 1e200 * u
+            case["q"][i], case["k"][j] = S.overflowing_pair(rng, case["q"].shape[1], draw(st.booleans()))
             if case.get("mask") is not None:
                 case["mask"][i, j] = True
             return case, i, j
 
         def body(kata, bad):
             case, i, j = bad
-            expect_value_error(lambda: kata(**case), say(because, **case, i=i, j=j, case=case))
+            why = say(because, **case, i=i, j=j, case=case)
+            expect_value_error(lambda: kata(**case), S.mixed_overflow(why, case["q"][i], case["k"][j]))
 
         return rejects([with_an_allowed_score_overflowing()], body)

@@ -43,6 +43,39 @@ def normal(rng: np.random.Generator, shape, scale: float = 1.0) -> np.ndarray:
     return np.round(rng.standard_normal(shape), 2) * scale + 0.0  # + 0.0 turns -0. into 0.
 
 
+def overflowing_pair(rng: np.random.Generator, d: int, mixed: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Rows a, b of width d, both finite, whose score a·b / sqrt(d) overflows float64 (exactly,
+    it is past 1e396): a = b = 1e200 u, every product ~ +1e400 (float64 gives +inf); or,
+    ``mixed`` and d >= 2, some of b's entries negated and halved, so that the products overflow
+    to +inf and to -inf while the exact score stays positive: float64 then gives inf, -inf or
+    NaN, as the BLAS's order of summation has it. A check of np.isinf, of == inf, or of the
+    NaN a softmax leaves misses one of those; np.isfinite of the scores catches all three."""
+    u = normal(rng, d)
+    u[np.abs(u) < 0.1] = 0.5  # every entry clearly non-zero, so every product overflows
+    c = np.ones(d)
+    if mixed and d >= 2:
+        c[rng.permutation(d)[: int(rng.integers(1, d))]] = -0.5
+        if float((u * u * c).sum()) < 0.01:  # the exact score must stay far past +1.8e308
+            c = np.ones(d)
+    return 1e200 * u, 1e200 * u * c
+
+
+def mixed_overflow(why: dict, a: np.ndarray, b: np.ndarray) -> dict:
+    """``why`` (a property's reason for its ValueError), told what float64 makes of a mixed pair."""
+    from dojo.text.messages import message
+
+    return message("because.overflow-mixed", first_text=why) if is_mixed(a, b) else why
+
+
+def is_mixed(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether a·b has products that overflow to +inf and ones that overflow to -inf (an
+    ``overflowing_pair`` drawn ``mixed``)."""
+    with np.errstate(divide="ignore"):
+        big = np.log10(np.abs(a)) + np.log10(np.abs(b)) > np.log10(np.finfo(np.float64).max)
+    signs = np.sign(a) * np.sign(b)
+    return bool((big & (signs > 0)).any() and (big & (signs < 0)).any())
+
+
 @st.composite
 def arrays(draw, shape, scale=None) -> np.ndarray:
     """A float64 array of ``shape`` with distinct-looking entries (no repeated fill)."""

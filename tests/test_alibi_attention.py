@@ -523,17 +523,14 @@ def test_rejects_nan_or_inf_in_q_k_or_v(kata, case, value, seed):
 
 @st.composite
 def with_an_allowed_score_overflowing(draw):
-    """A head, a query i and a key j <= p_i with q[h, i] = 1e200 u and k[h, j] = 1e200 u: that
-    allowed score is ~1e400 -> inf while every input stays finite."""
+    """A head, a query i and a key j <= p_i with q[h, i], k[h, j] an ``S.overflowing_pair``: that
+    allowed score is past 1e396 (+inf) while every input stays finite."""
     case, rng = draw_problem(draw, kind="ordinary")
     h, n, d_k = case["q"].shape
     m = case["k"].shape[1]
     head, i = int(rng.integers(0, h)), int(rng.integers(0, n))
     j = int(rng.integers(0, m - n + i + 1))
-    u = S.normal(rng, d_k)
-    u[np.abs(u) < 0.1] = 0.5
-    case["q"][head, i] = 1e200 * u
-    case["k"][head, j] = 1e200 * u
+    case["q"][head, i], case["k"][head, j] = S.overflowing_pair(rng, d_k, draw(st.booleans()))
     return case, head, i, j
 
 
@@ -541,4 +538,5 @@ def with_an_allowed_score_overflowing(draw):
 def test_rejects_an_allowed_score_that_overflows(kata, bad):
     """An allowed score q[h, i]·k[h, j] / sqrt(d_k) - slope_h (p_i - j) (j <= p_i) that overflows to inf raises ValueError (instead of NaN)"""
     case, head, i, j = bad
-    expect_value_error(lambda: kata(**case), message(f"{M}.because.overflow", head=str(head), i=str(i), j=str(j)))
+    why = message(f"{M}.because.overflow", head=str(head), i=str(i), j=str(j))
+    expect_value_error(lambda: kata(**case), S.mixed_overflow(why, case["q"][head, i], case["k"][head, j]))

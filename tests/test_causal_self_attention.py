@@ -381,7 +381,9 @@ def test_rejects_nan_or_inf_anywhere(kata, case, value, seed):
 
 @st.composite
 def with_an_allowed_score_overflowing(draw):
-    """x[t] = 1e170 u and w_k = w_q scaled by positive column factors: Q[t]·K[t] ~ 1e340 -> +inf.
+    """x[t] = 1e170 u and w_k = w_q scaled by positive column factors: Q[t]·K[t] ~ 1e340 -> +inf;
+    or (as often) some factors negative, so that the products overflow to +inf and -inf while the
+    exact score stays past 1e338 (float64 gives inf, -inf or NaN: S.overflowing_pair).
 
     Q, K and V stay finite (~1e170), every other score is finite, and (t, t) is on the diagonal,
     so it takes part in the softmax: the overflow is the only thing wrong.
@@ -394,7 +396,13 @@ def with_an_allowed_score_overflowing(draw):
     w = case["w_q"]
     if np.abs(u @ w).max() < 0.01:  # make sure u w is clearly non-zero
         w[:, 0] += u / (u @ u)
-    case["w_k"] = w * np.round(rng.uniform(0.5, 2.0, w.shape[1]), 2)
+    factors = np.round(rng.uniform(0.5, 2.0, w.shape[1]), 2)
+    if w.shape[1] >= 2 and draw(st.booleans()):  # products of both signs, as S.overflowing_pair's mixed
+        mixed = factors.copy()
+        mixed[rng.permutation(w.shape[1])[: int(rng.integers(1, w.shape[1]))]] *= -0.5
+        if float(((u @ w) ** 2 * mixed).sum()) >= 0.01:  # the exact score stays far past +1.8e308
+            factors = mixed
+    case["w_k"] = w * factors
     case["x"][t] = 1e170 * u
     return case, t
 
@@ -403,7 +411,6 @@ def with_an_allowed_score_overflowing(draw):
 def test_rejects_an_allowed_score_that_overflows(kata, bad):
     """An allowed score Q[i]·K[j] / sqrt(d_k) (j <= i) that overflows to inf raises ValueError (instead of NaN)"""
     case, t = bad
-    expect_value_error(
-        lambda: kata(**case),
-        message(f"{M}.because.overflow", t=str(t)),
-    )
+    why = S.mixed_overflow(message(f"{M}.because.overflow", t=str(t)), case["x"][t] @ case["w_q"],
+                           case["x"][t] @ case["w_k"])
+    expect_value_error(lambda: kata(**case), why)

@@ -504,15 +504,13 @@ def test_rejects_nan_or_inf_in_q_or_a_used_slot(kata, case, value, seed):
 
 @st.composite
 def with_an_allowed_score_overflowing(draw):
-    """q[i] = 1e200 u and the slot of key j <= m - n + i holds 1e200 u: that score is ~1e400."""
+    """q[i] and the slot of key j <= m - n + i an ``S.overflowing_pair``: that score is past 1e396."""
     case, rng = draw_problem(draw, kind="ordinary")
     n, m, ps = case["q"].shape[0], int(case["context_len"]), case["k_pages"].shape[1]
     i = int(rng.integers(0, n))
     j = int(rng.integers(0, m - n + i + 1))
-    u = S.normal(rng, case["q"].shape[1])
-    u[np.abs(u) < 0.1] = 0.5
-    case["q"][i] = 1e200 * u
-    case["k_pages"][case["block_table"][j // ps], j % ps] = 1e200 * u
+    slot = case["block_table"][j // ps], j % ps
+    case["q"][i], case["k_pages"][slot] = S.overflowing_pair(rng, case["q"].shape[1], draw(st.booleans()))
     return case, i, j
 
 
@@ -520,4 +518,6 @@ def with_an_allowed_score_overflowing(draw):
 def test_rejects_an_allowed_score_that_overflows(kata, bad):
     """An allowed score q[i]·k_t / sqrt(d_k) (t <= m - n + i) that overflows to inf raises ValueError (instead of NaN)"""
     case, i, j = bad
-    expect_value_error(lambda: kata(**case), said("because.overflow", i=i, j=j))
+    ps = case["k_pages"].shape[1]
+    key = case["k_pages"][case["block_table"][j // ps], j % ps]
+    expect_value_error(lambda: kata(**case), S.mixed_overflow(said("because.overflow", i=i, j=j), case["q"][i], key))

@@ -504,15 +504,12 @@ def test_rejects_nan_or_inf_in_q_k_or_v(kata, case, value, seed):
 
 @st.composite
 def with_an_allowed_score_overflowing(draw):
-    """A case, an allowed (i, j) (a sink or a key in i's window) and q[i] = k[j] = 1e200 u."""
+    """A case, an allowed (i, j) (a sink or a key in i's window), q[i], k[j] an ``S.overflowing_pair``."""
     case, rng = draw_problem(draw, "any", "ordinary")
     n, m = case["q"].shape[0], case["k"].shape[0]
     i = int(rng.integers(0, n))
     j = int(rng.choice(np.flatnonzero(allowed_of(n, m, case["window"], case["num_sinks"])[i])))
-    u = S.normal(rng, case["q"].shape[1])
-    u[np.abs(u) < 0.1] = 0.5
-    case["q"][i] = 1e200 * u
-    case["k"][j] = 1e200 * u
+    case["q"][i], case["k"][j] = S.overflowing_pair(rng, case["q"].shape[1], draw(st.booleans()))
     return case, i, j
 
 
@@ -520,4 +517,5 @@ def with_an_allowed_score_overflowing(draw):
 def test_rejects_an_allowed_score_that_overflows(kata, bad):
     """An allowed score q[i]·k[j] / sqrt(d_k) (key j in query i's window or a sink, and not after it) that overflows to inf raises ValueError (instead of NaN)"""
     case, i, j = bad
-    expect_value_error(lambda: kata(**args(case)), said("because.overflow", i=i, j=j))
+    why = S.mixed_overflow(said("because.overflow", i=i, j=j), case["q"][i], case["k"][j])
+    expect_value_error(lambda: kata(**args(case)), why)

@@ -134,6 +134,9 @@ BATTERY = Battery(
         Case("mask of shape (1, m) (no broadcasting)", _attn_error(mask=np.ones((1, 4), dtype=bool)), "error"),
         Case("a query row with no allowed key", _attn_error(mask=lambda kw: set_entry(kw["mask"], 1, False)), "error"),
         Case("scores overflow to inf", _attn_error(q=lambda kw: kw["q"] * 1e160, k=lambda kw: kw["k"] * 1e160), "error"),
+        Case("a score whose products overflow to +inf and -inf",  # float64: inf, -inf or NaN, as summed
+             _attn_error(q=lambda kw: set_entry(kw["q"], 0, [1e200, 1e200]),
+                         k=lambda kw: set_entry(kw["k"], 1, [1e200, -5e199])), "error"),
     ),
     map_what="weights for 6 queries × 7 keys, causal mask, key 6 is padding (row = query, column = key)",
     map_inputs=_attn_map_inputs,

@@ -1,5 +1,7 @@
 """Log-space softmax, weights = exp(s - logsumexp(s)); checks for NaN/inf before the shapes, and
-detects an overflowing score by the NaN it leaves (inf - inf) instead of checking first."""
+checks the allowed logits only once computed. (It used to wait for the NaN an overflow leaves in
+the weights: a score whose products overflow to +inf and -inf can come out -inf instead, as the
+BLAS sums them, and then gets weight 0 where its exact value, past +1e308, takes it all.)"""
 import numpy as np
 
 
@@ -23,6 +25,6 @@ def causal_self_attention(x, w_q, w_k, w_v):
         top = logits.max(axis=1, keepdims=True)
         lse = top + np.log(np.exp(logits - top).sum(axis=1, keepdims=True))  # NaN on overflow
         weights = np.exp(logits - lse)
-    if np.isnan(weights).any():
-        raise ValueError("a score overflowed (the softmax produced NaN)")
+    if not np.isfinite(logits[~future]).all():
+        raise ValueError("a score overflowed (q·k is not finite)")
     return weights @ (x @ w_v), weights

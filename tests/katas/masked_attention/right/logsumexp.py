@@ -1,5 +1,7 @@
 """Log-space softmax, weights = exp(s - logsumexp(s)); validates the mask before the values,
-and detects an overflowing score by the NaN it leaves (inf - inf) instead of checking first."""
+and checks the allowed logits only once computed. (It used to wait for the NaN an overflow leaves
+in the weights: a score whose products overflow to +inf and -inf can come out -inf instead, as
+the BLAS sums them, and then gets weight 0 where its exact value, past +1e308, takes it all.)"""
 import numpy as np
 
 
@@ -27,8 +29,9 @@ def scaled_dot_product_attention(q, k, v, mask=None):
         if mask is not None:
             logits = np.where(mask, logits, -np.inf)
         top = logits.max(axis=1, keepdims=True)
-        lse = top + np.log(np.exp(logits - top).sum(axis=1, keepdims=True))  # NaN on overflow
+        lse = top + np.log(np.exp(logits - top).sum(axis=1, keepdims=True))
         weights = np.exp(logits - lse)
-    if np.isnan(weights).any():
-        raise ValueError("a score overflowed (the softmax produced NaN)")
+    allowed = np.ones(logits.shape, bool) if mask is None else np.asarray(mask)
+    if not np.isfinite(logits[allowed]).all():
+        raise ValueError("a score overflowed (q·k is not finite)")
     return weights @ v, weights

@@ -32,7 +32,7 @@ def sliding_window_attention(q, k, v, window, num_sinks=0):
     allowed = (dist >= 0) & ((dist < window) | (np.arange(m) < num_sinks)[None, :])
     with np.errstate(over="ignore", invalid="ignore"):
         s = np.einsum("id,jd->ij", q, k) / np.sqrt(q.shape[1])
-    if np.isinf(s[allowed]).any():
+    if not np.isfinite(s[allowed]).all():  # np.isinf missed a NaN: +inf and -inf products (stop 55)
         raise ValueError("an allowed score overflowed")
     s = np.where(allowed, s, -np.inf)
     e = np.exp(s - s.max(axis=1, keepdims=True))
