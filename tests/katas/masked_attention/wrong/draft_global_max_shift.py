@@ -12,6 +12,7 @@ UNCHECKED = (
     "mask of shape (1, m) (no broadcasting)",
     "a query row with no allowed key",
     "scores overflow to inf",
+    "a score whose products overflow to +inf and -inf",
 )
 
 
