@@ -55,6 +55,7 @@ def flash_attention(q, k, v, block_size, causal=False):
     """
     if isinstance(block_size, bool) or not isinstance(block_size, numbers.Integral) or block_size < 1:
         raise ValueError(f"block_size must be a positive int, got {block_size!r}")
+    block_size = int(block_size)  # np.uint8(200): start + block_size would wrap around past 255
     q, k, v = (np.asarray(a, dtype=np.float64) for a in (q, k, v))
     for name, a in (("q", q), ("k", k), ("v", v)):
         if a.ndim != 2 or 0 in a.shape:

@@ -26,10 +26,26 @@ SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 #: ``mask.any()`` gives a caller). An answer that tests ``causal is True`` ignores np.True_ and
 #: attends to future keys (a fourth hostile round, stop 51: the judge only ever passed bools).
 FLAGS = st.sampled_from([False, True, np.False_, np.True_])
-#: How an integer argument (a head count, a block size) may come: a Python int or a NumPy integer.
-#: An answer that checks ``isinstance(h, int)`` refuses np.int64, which is no int subclass (a
-#: blind hostile round, stop 54). Call it on the drawn int: ``as_int(case["num_heads"])``.
-INT_TYPES = st.sampled_from([int, np.int64, np.int32])
+class AsNumpyInt:
+    """``value`` as a NumPy integer of ``kind``, or as np.int64 where ``kind`` cannot hold it."""
+
+    def __init__(self, kind: str):
+        self.kind, self.info = kind, np.iinfo(kind)
+
+    def __call__(self, value: int):
+        fits = self.info.min <= int(value) <= self.info.max
+        return np.dtype(self.kind).type(value) if fits else np.int64(value)
+
+    def __repr__(self) -> str:
+        return f"np.{self.kind}"
+
+
+#: How an integer argument (a head count, a block size) may come: a Python int or a NumPy integer
+#: of 32 or 64 bits, signed or not. An answer that checks ``isinstance(h, int)`` refuses np.int64,
+#: which is no int subclass (a blind hostile round, stop 54). Narrower NumPy integers are not drawn:
+#: right answers of our own take np.sqrt(d_model // h) in float32 for np.int16 heads and overflow
+#: ``h * d`` in np.int8 (stop 55; docs/hostile.md). Call it on the drawn int: ``as_int(case["num_heads"])``.
+INT_TYPES = st.sampled_from([int, np.int64, np.int32, *map(AsNumpyInt, ("uint32", "uint64"))])
 #: Typical magnitudes of generated entries. 0.3 keeps softmaxes soft, 10 makes them peaky.
 SCALES = st.sampled_from([1.0, 0.3, 3.0, 10.0])
 

@@ -211,6 +211,14 @@ _SIX_HEADS = {
 
 @prop(case=problems())
 @example(case=_SIX_HEADS)
+# 8 heads, 2048 keys: head 0's slope 1/2 times distances up to 2047 is a decay exp(-1023) that
+# underflows to 0 when applied after the softmax (stop 55's blind round); below, key 0 scores 800
+# at distance 2047, the query's own key 0 and the rest -1000: an answer that multiplies the
+# softmax by the decay and renormalises gets 0/0 in head 0 (the right weight is all on the own key)
+@example(case={"q": np.ones((8, 1, 1)), "k": np.concatenate([np.full((8, 1, 1), 800.0), np.full((8, 2046, 1), -1000.0),
+                                                            np.zeros((8, 1, 1))], axis=1),
+               "v": np.tile(np.arange(2048.0)[None, :, None], (8, 1, 1))})
+@example(case={"q": np.round(np.random.default_rng(67).standard_normal((8, 1, 3)), 2), "k": np.round(np.random.default_rng(68).standard_normal((8, 2048, 3)), 2), "v": np.round(np.random.default_rng(69).standard_normal((8, 2048, 2)), 2)})
 def test_matches_torch_with_the_alibi_bias(kata, case):
     """Matches torch's scaled_dot_product_attention with the bias -slope_h (p_i - j) and a bottom-right causal mask, for ordinary and large (~1e4) scores"""
     out = run(kata, **case)

@@ -124,7 +124,7 @@ DENSITIES = st.sampled_from([0.3, 0.6, 1.0])
 BOOLS = st.booleans()
 
 
-def draw_problem(draw, kind=None, masked=None, min_keys=1, max_side=7):
+def draw_problem(draw, kind=None, masked=None, min_keys=1, max_side=None):
     """Valid inputs {q, k, v, d_out, mask} and the generator that made them.
 
     ``kind``: "ordinary" (entries of size 0.3 to 10), "large" (q and k ~100: scores ~1e4) or
@@ -135,7 +135,8 @@ def draw_problem(draw, kind=None, masked=None, min_keys=1, max_side=7):
     else:
         n, d = draw(SAME)
         m, d_k, d_v = n, d, d
-    n, m, d_k, d_v = (min(s, max_side) for s in (n, m, d_k, d_v))
+    if max_side is not None:  # finite differences cost a forward pass per input entry
+        n, m, d_k, d_v = (min(s, max_side) for s in (n, m, d_k, d_v))
     m = max(m, min_keys)
     kind = kind or draw(KINDS)
     if kind == "far below":  # blocked keys are what such scores test
@@ -159,7 +160,7 @@ def draw_problem(draw, kind=None, masked=None, min_keys=1, max_side=7):
 
 @S.valid_inputs()
 @st.composite
-def problems(draw, kind=None, masked=None, max_side=7):
+def problems(draw, kind=None, masked=None, max_side=None):
     return draw_problem(draw, kind, masked, max_side=max_side)[0]
 
 
@@ -228,6 +229,9 @@ _EXAMPLE = {
     "k": np.array([[-1e6, 1.0, 0.0], [-2e6, 2.0, 1.0], [-3e6, 0.5, 0.5], [-4e6, 0.1, -0.4]]),
     "mask": np.array([[False, True, True, False], [True, False, False, True]]),
 })
+# 100 keys: a loop over key blocks of 64 (FlashAttention-2's backward) that drops the last 36
+# (stop 55's blind round: sizes here stopped at 7 then)
+@example(case={"q": np.round(np.random.default_rng(51).standard_normal((3, 4)), 2), "k": np.round(np.random.default_rng(52).standard_normal((100, 4)), 2), "v": np.round(np.random.default_rng(53).standard_normal((100, 2)), 2), "d_out": np.round(np.random.default_rng(54).standard_normal((3, 2)), 2), "mask": None})
 def test_matches_torch_autograd(kata, case):
     """Matches torch autograd through scaled_dot_product_attention (float64), with and without a mask, for ordinary, large and far-below-zero scores (from about -1e9 down to the edge of overflow)"""
     want = torch_gradients(case["q"], case["k"], case["v"], case["d_out"], case["mask"])

@@ -316,6 +316,8 @@ _EXAMPLE = dict(  # n=3, d_model=4, num_heads=2, d_k=1, d_v=3, d_out=2
     "w_q": np.array([[1.0, 1.0], [-0.5, 1.0], [0.3, -0.8], [0.9, 0.4]]),
     "w_k": np.array([[-1.0, -1.0], [0.1, 0.6], [-1.2, 0.5], [0.4, 0.9]]),
 })
+# 1030 tokens, causal: past nanoGPT's mask precomputed for block_size = 1024 (stop 55's blind round)
+@example(case={"x": np.round(np.random.default_rng(59).standard_normal((1030, 4)), 2), "w_q": np.round(np.random.default_rng(60).standard_normal((4, 4)), 2), "w_k": np.round(np.random.default_rng(61).standard_normal((4, 4)), 2), "w_v": np.round(np.random.default_rng(62).standard_normal((4, 4)), 2), "w_o": np.round(np.random.default_rng(63).standard_normal((4, 4)), 2), "num_heads": 2, "causal": True})
 def test_matches_torch_multihead_attention(kata, case):
     """Matches torch (scaled dot-product attention per head, heads concatenated in order, then w_o), causal or not, with d_k != d_v, scores far below zero (from about -1e9 down to the edge of overflow) included"""
     compare(run(kata, case), torch_answer(case), case, message(f"{M}.why.against-torch"))

@@ -225,6 +225,9 @@ def _example():
 
 @prop(case=problems())
 @example(case=_example())
+# a context of 600 over 38 pages of 16: past vLLM-style partitions of 512 tokens (stop 55's blind round)
+@example(case={"q": np.round(np.random.default_rng(73).standard_normal((3, 4)), 2), "k_pages": np.round(np.random.default_rng(74).standard_normal((40, 16, 4)), 2), "v_pages": np.round(np.random.default_rng(75).standard_normal((40, 16, 2)), 2),
+               "block_table": np.random.default_rng(76).permutation(40)[:38], "context_len": 600})
 def test_matches_torch_on_the_gathered_cache_with_the_mask_aligned_bottom_right(kata, case):
     """Matches torch: the used slots gathered through the block table, then scaled_dot_product_attention with causal_lower_right(n, m), for ordinary and large (~1e4) scores"""
     out = run(kata, **case)
