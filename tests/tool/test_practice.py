@@ -343,17 +343,28 @@ def test_watch_in_a_real_terminal(sandbox, solution):
         os.close(master)
 
 
-def test_killing_the_tool_kills_its_judge(sandbox):
-    """kill -9 of `dojo watch` while it judges: the forked judge does not run on."""
-    sandbox.write_kata("softmax", HANGS_IN_C)
-    proc = sandbox.popen("watch", "softmax")
+def test_killing_the_tool_kills_its_judge(sandbox, tmp_path):
+    """kill -9 of `dojo watch` while it judges: the judge it asked for does not run on. (Until stop
+    55 this found the zygote the tool started, a child of the tool that died with it; the judge
+    itself is the warm judge's child, and it ended by itself within seconds: the file hung in C,
+    and the per-call limit stops that.) The file here is right but slow, 1.5 s of CPU a call, so
+    its judge would run for its whole budget of CPU, 20 s and more; the sandbox has a warm judge
+    of its own (a runtime folder of its own), whose children are this tool's judges."""
+    import shutil
+    import tempfile
+
+    runtime = tempfile.mkdtemp(prefix="dj-", dir="/tmp")  # short: a socket's path holds 108 bytes
+    sandbox.write_kata("softmax", SLOW_BUT_RIGHT)
+    proc = subprocess.Popen(sandbox.command("watch", "softmax"), cwd=sandbox.root,
+                            env=dict(sandbox.environ(), XDG_RUNTIME_DIR=runtime), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
     out: list[str] = []
     try:
         _read_until(proc.stdout, "checking…", 60, out)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60
         judges = []
-        while not judges and time.monotonic() < deadline:  # the judge is forked from the tool
-            judges = _children_of(proc.pid)
+        while not judges and time.monotonic() < deadline:
+            judges = _judges_of(sandbox.root)
             time.sleep(0.05)
         assert judges, "no judge process was started"
         proc.kill()
@@ -364,29 +375,61 @@ def test_killing_the_tool_kills_its_judge(sandbox):
         assert not [pid for pid in judges if _alive(pid)], "the judge outlived the tool"
     finally:
         proc.kill()
+        for server in _servers_of(sandbox.root):
+            os.kill(server, signal.SIGKILL)
+        shutil.rmtree(runtime, ignore_errors=True)
 
 
-HANGS_IN_C = '''import itertools
+SLOW_BUT_RIGHT = '''import time
 
 import numpy as np
 
 
 def softmax(x, axis=-1):
-    sum(itertools.repeat(1))  # a loop inside C: no alarm reaches it
+    start = time.process_time()
+    while time.process_time() - start < 1.5:  # 1.5 s of CPU a call: under the 2 s limit of one call
+        pass
+    x = np.asarray(x, dtype=np.float64)
+    if x.ndim == 0 or x.shape[axis] == 0 or np.isnan(x).any() or np.isposinf(x).any():
+        raise ValueError("bad x")
+    if (x == -np.inf).all(axis=axis).any():
+        raise ValueError("a slice is all -inf")
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
 '''
 
 
-def _children_of(pid: int) -> list[int]:
-    found = []
+def _started_for(root) -> set[int]:
+    """The warm judge started for ``root`` (dojo/judge/judge_server.py) and the children it forked
+    (they keep its command line; its zygote runs another program)."""
+    found = set()
     for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = open(f"/proc/{entry}/stat").read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(stat[1]) == pid:
-                found.append(int(entry))
+        try:
+            argv = open(f"/proc/{entry}/cmdline", "rb").read().split(b"\0")
+        except OSError:
+            continue
+        if b"dojo.judge.judge_server" in argv and str(root).encode() in argv:
+            found.add(int(entry))
     return found
+
+
+def _servers_of(root) -> list[int]:
+    started = _started_for(root)
+    return [pid for pid in started if _parent_of(pid) not in started]
+
+
+def _judges_of(root) -> list[int]:
+    """The judges the warm judge of ``root`` forked (one per shard; before its first verdict it
+    has prepared none)."""
+    started = _started_for(root)
+    return [pid for pid in started if _parent_of(pid) in started]
+
+
+def _parent_of(pid: int) -> int | None:
+    try:
+        return int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _alive(pid: int) -> bool:
