@@ -369,7 +369,12 @@ def test_accepts_array_likes_returns_float64_and_leaves_inputs_alone(kata, case,
     for name, form in zip(ARRAYS, forms):
         given[name], values[name] = S.as_form(case[name], form)
     got = run(kata, dict(case, **given))  # the kata fixture fails any call that writes into an input
-    compare(got, expected(case, **values), dict(case, **values), said("part.against-forms", **dict(zip(ARRAYS, forms))))
+    # Compared with your own answer for the float64 values, as multi-head attention does: whether
+    # that is right is what the other properties judge. Against torch, a right answer failed here
+    # (stop 55's rehearsal: x as uint8, scaled to 255, with 97 heads of width 1 makes scores of
+    # about 1e7, where float64's noise in the projections moves out by 1e-7).
+    own = run(kata, dict(case, **values))
+    compare(got, own, dict(case, **values), said("part.against-forms", **dict(zip(ARRAYS, forms))))
 
 
 # -- Contract violations -> ValueError ----------------------------------------------------------
