@@ -68,12 +68,17 @@ def overflowing_pair(rng: np.random.Generator, d: int, mixed: bool) -> tuple[np.
     NaN a softmax leaves misses one of those; np.isfinite of the scores catches all three."""
     u = normal(rng, d)
     u[np.abs(u) < 0.1] = 0.5  # every entry clearly non-zero, so every product overflows
-    c = np.ones(d)
-    if mixed and d >= 2:
-        c[rng.permutation(d)[: int(rng.integers(1, d))]] = -0.5
-        if float((u * u * c).sum()) < 0.01:  # the exact score must stay far past +1.8e308
-            c = np.ones(d)
+    c = opposite_signs(rng, u * u) if mixed and d >= 2 else np.ones(d)
     return 1e200 * u, 1e200 * u * c
+
+
+def opposite_signs(rng: np.random.Generator, terms: np.ndarray) -> np.ndarray:
+    """Factors for the positive ``terms`` of a sum (2 or more): 1, and -0.5 for a drawn 1 to
+    len - 1 of them, so that the sum has terms of both signs; all 1 where the sum would fall
+    below 0.01 (an overflowing score built on it must stay far past +1.8e308)."""
+    c = np.ones(len(terms))
+    c[rng.permutation(len(terms))[: int(rng.integers(1, len(terms)))]] = -0.5
+    return c if float((terms * c).sum()) >= 0.01 else np.ones(len(terms))
 
 
 def mixed_overflow(why: dict, a: np.ndarray, b: np.ndarray) -> dict:
