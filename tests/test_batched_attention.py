@@ -504,15 +504,10 @@ def test_rejects_nan_or_inf_in_any_input(kata, case, name, value, seed):
                        said("because.non-finite", name=name, index=index, value=value))
 
 
-@st.composite
-def an_overflow(draw):
-    """Finite inputs, no padding, and one overflow: a projection of x, an allowed score, or out;
-    or a padding mask and the key projection of a padded position (which no score uses: an
-    answer that checks only what enters the softmax misses it; a blind hostile round, stop 54)."""
-    case = draw(problems(pad_kind="none"))
+def overflowing(case, how, b, p):
+    """``case`` (no padding) changed so that one thing overflows: a projection of x, an allowed
+    score, out, or the key projection of a padded position at (b, p); with the verdict's words."""
     B, n, E = case["x"].shape
-    how = draw(st.sampled_from(["a projection", "a score", "out", "a padded key's projection"]))
-    b, p = draw(st.integers(0, B - 1)), draw(st.integers(0, n - 1))
     if how == "a projection":
         case["x"][b, p] = 1e155 * np.where(case["x"][b, p] >= 0, 1.0, -1.0)
         case["in_proj_weight"][2 * E] = 1e155 * np.where(case["x"][b, p] >= 0, 1.0, -1.0)
@@ -538,7 +533,22 @@ def an_overflow(draw):
     return case, how
 
 
+@st.composite
+def an_overflow(draw):
+    """Finite inputs, no padding, and one overflow: a projection of x, an allowed score, or out;
+    or a padding mask and the key projection of a padded position (which no score uses: an
+    answer that checks only what enters the softmax misses it; a blind hostile round, stop 54)."""
+    case = draw(problems(pad_kind="none"))
+    B, n, E = case["x"].shape
+    how = draw(st.sampled_from(["a projection", "a score", "out", "a padded key's projection"]))
+    return overflowing(case, how, draw(st.integers(0, B - 1)), draw(st.integers(0, n - 1)))
+
+
 @prop(bad=an_overflow())
+# The padded key's projection every run: drawn one example in four, it was missed by one CI run in
+# its twenty examples (seed 165483445), and nothing else shows that overflow.
+@example(bad=overflowing({k: v.copy() if isinstance(v, np.ndarray) else v for k, v in _EXAMPLE.items()},
+                         "a padded key's projection", 1, 2))
 def test_rejects_an_overflowing_projection_score_or_out(kata, bad):
     """Finite inputs whose projection, allowed score or out overflows to inf raise ValueError instead of returning NaN or inf"""
     case, how = bad

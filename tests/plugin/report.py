@@ -158,6 +158,8 @@ def _failure(item, kata, excinfo) -> dict:
         out["message"] = message("candidate.flaky", function=kata.function)
     else:  # a fault in the judge itself: pytest's own report stays
         return {"message": message("text", text=f"{type(exc).__name__}: {exc}"), "status": "error-in-judge"}
+    # a fixed @example is not shrunk: Hypothesis notes its failure as "Failing explicit example"
+    explicit = any(str(n).startswith("Failing explicit example") for n in getattr(exc, "__notes__", None) or [])
     guarded = getattr(item, "funcargs", {}).get("kata")
     calls = list(getattr(guarded, "calls", []) or [])
     if isinstance(exc, KataTimeout) and getattr(exc, "inputs", None):
@@ -167,7 +169,7 @@ def _failure(item, kata, excinfo) -> dict:
         # Hypothesis shrinks only what it draws: a property that builds a fixed input itself
         # (INPUT_BUILT_INSIDE: flash attention's memory bound at 1000 x 16500) is not said to be shrunk
         fixed = getattr(item, "originalname", item.name) in getattr(getattr(item, "module", None), "INPUT_BUILT_INSIDE", ())
-        drawn = is_hypothesis_test(getattr(item, "obj", None)) and not fixed
+        drawn = is_hypothesis_test(getattr(item, "obj", None)) and not fixed and not explicit
         out["inputs_label"] = "input.shrunk" if drawn else "input.given"
         # the first call and the last (where a property stops: the call it found wrong, mostly)
         out["calls"] = [_call_data(c) for c in (calls if len(calls) <= 2 else [calls[0], calls[-1]])]
@@ -175,7 +177,7 @@ def _failure(item, kata, excinfo) -> dict:
     else:
         example = _falsifying_example(exc)
         if example:
-            out["inputs_label"] = "input.example"
+            out["inputs_label"] = "input.example-given" if explicit else "input.example"
             out["example"] = example
     return out
 

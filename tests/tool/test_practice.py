@@ -456,3 +456,24 @@ def test_watch_without_a_kata_watches_the_one_you_are_on(sandbox, wrong):
         assert proc.wait(timeout=20) == 0
     finally:
         proc.kill()
+
+
+@pytest.mark.contributors  # one whole judge run of batched attention (5-9 s)
+def test_a_failure_on_a_fixed_example_is_not_said_to_be_shrunk(sandbox, solution):
+    # right everywhere but on the padded key whose projection overflows, which batched attention's
+    # overflow property tries as a fixed @example before anything it draws
+    sandbox.write_kata("batched_attention", solution("batched_attention").read_text() + '''
+
+_right = batched_multihead_attention
+
+
+def batched_multihead_attention(x, *args, key_padding_mask=None, **kwargs):
+    x = np.asarray(x)
+    if key_padding_mask is not None and x.shape == (2, 3, 2) and x[1, 2, 0] == 1e155:
+        return np.zeros((2, 3, 2)), np.zeros((2, 2, 3, 3))
+    return _right(x, *args, key_padding_mask=key_padding_mask, **kwargs)
+''')
+    r = sandbox.run("test", "batched_attention")
+    assert r.code == 1, r.out + r.err
+    assert r.out.count("✗") == 1 and "✗ Finite inputs whose projection" in r.out, r.out
+    assert "failing input, as your function got it:" in r.out and "shrunk" not in r.out, r.out
