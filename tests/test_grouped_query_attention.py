@@ -457,8 +457,12 @@ def test_accepts_array_likes_returns_float64_and_leaves_inputs_alone(kata, case,
         for name, form in forms.items():
             given[name], values[name] = S.as_form(case["call"][name], form)
         got = run(kata, dict(case["call"], **given))
-        compare(got, torch_answer(case["call"], **values), dict(case["call"], **values),
-                said("part.against-forms", **forms))
+        # Compared with your own answer for the float64 values, as batched and multi-head attention
+        # do: whether that is right is what the other properties judge. Against torch, integer
+        # forms scaled up to 255 make scores large enough that float64's noise in the projections
+        # can move a right answer out of the tolerance (batched attention failed so, stop 55).
+        own = run(kata, dict(case["call"], **values))
+        compare(got, own, dict(case["call"], **values), said("part.against-forms", **forms))
 
 
 # -- Contract violations -> ValueError ---------------------------------------------------------
