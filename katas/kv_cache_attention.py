@@ -28,7 +28,8 @@ def cached_causal_attention(q, k, v):
     - the cache is shorter than the new tokens (m < n);
     - q, k or v contains NaN or inf;
     - a score that takes part in the softmax overflows to inf.
-    (What happens when only a blocked, future score overflows is left open.)
+    (What happens when only a blocked, future score overflows is left open. Out of contract:
+    |v| so large that a weighted sum overflows before it is divided by the row's sum.)
 
     NumPy only: do not import torch, jax, tensorflow, scipy or sklearn.
 

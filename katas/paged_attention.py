@@ -41,7 +41,8 @@ def paged_attention(q, k_pages, v_pages, block_table, context_len):
     - q, or a key or value slot the context uses (t < m), contains NaN or inf;
     - a score that takes part in the softmax overflows to inf.
     (Left open: a page listed twice in the table, an overflowing blocked (future) score, and a
-    0-d array as context_len.)
+    0-d array as context_len. Out of contract: |v| so large that a weighted sum overflows
+    before it is divided by the row's sum.)
 
     NumPy only: do not import torch, jax, tensorflow, scipy or sklearn.
 

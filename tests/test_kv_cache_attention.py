@@ -10,7 +10,8 @@ n == m or d_k == d_v, because code can branch on shapes.
 
 Every bad input below breaks one rule of the contract (m = 0 also makes m < n), so a ValueError
 is the only right answer. Left open by the contract and therefore never tested: what happens
-when only a blocked (future) score overflows, and the wording of messages.
+when only a blocked (future) score overflows, and the wording of messages. Out of contract, so
+never drawn: |v| so large that a weighted sum overflows before it is divided by the row's sum.
 """
 
 import numpy as np

@@ -15,7 +15,8 @@ it, so it changes neither the result nor whether the call raises.
 Every bad input below breaks one rule of the contract, so a ValueError is the only right
 answer. Left open by the contract and therefore never tested: a page listed twice in the
 table, what happens when only a blocked (future) score overflows, a 0-d array as context_len,
-and the wording of messages.
+and the wording of messages. Out of contract, so never drawn: |v| so large that a weighted sum
+overflows before it is divided by the row's sum.
 """
 
 import numpy as np
