@@ -5,10 +5,11 @@ The contract's accuracy is its own (dojo/catalogue/tolerances.py, "float16_atten
 |o - fp16(o*)| <= ulp16(fp16(o*)) + 2^-12 · max_j |v[j, c]| · (1 + S_i). The judge, the
 diagnosis and ``dojo compare`` all compare through it.
 
-A float16-throughout answer fails only about 1% of small random draws, so three kinds of input
+A float16-throughout answer fails only about 1% of small random draws, so four kinds of input
 are drawn on purpose: scores whose exp() overflows float16 (above 11.09), unscaled q·k above
-65504 in every row (entries near 256), and long key sequences (m in the hundreds to
-thousands, values with an offset) where a float16 running sum drifts.
+65504 in every row (entries near 256), long key sequences (m in the hundreds to thousands,
+values with an offset) where a float16 running sum drifts, and values of 1e4 to 65504, whose
+unnormalised weighted sum overflows float16.
 
 Every bad input breaks exactly one rule of the contract (its arrays stay float16 unless the
 dtype is the rule broken). Left open and never tested: ndarray subclasses, and the wording of
@@ -107,7 +108,7 @@ def sizes(case) -> dict:
 
 DIMS = S.distinct_dims(4)  # n, m, d_k, d_v
 PROBLEM_DIMS = S.sometimes_coinciding(DIMS, ((0, 1), (2, 3)))
-KINDS = st.sampled_from(["ordinary", "large"])
+KINDS = st.sampled_from(["ordinary", "large", "big values"])
 LONG_KEYS = st.sampled_from([300, 700, 1500, 3000])
 SMALL = st.integers(1, 4)
 OFFSETS = st.sampled_from([1.0, -2.0, 4.0, -0.75])
@@ -125,7 +126,9 @@ def draw_problem(draw, kind=None):
     shift), "overflow" (q and k entries in [256, 300] along one sign pattern, with one key in
     every row aligned with it: each row's largest unscaled q·k is above 65504, and so is its
     scaled score), "long" (m of 300 to 3000 keys, soft scores, values with an offset: a
-    float16 running sum of the weights drifts).
+    float16 running sum of the weights drifts), "big values" (ordinary scores, values of size
+    1e4 to 65504: an unnormalised weighted sum of them overflows float16, which dividing by the
+    row's sum afterwards does not undo; a blind hostile round, stop 56).
     """
     kind = kind or draw(KINDS)
     rng = S.rng_for(draw(S.SEEDS))
@@ -149,10 +152,14 @@ def draw_problem(draw, kind=None):
         q_scale, k_scale = draw(st.sampled_from([10.0, 30.0])), 10.0
     else:
         q_scale, k_scale = draw(S.SCALES), draw(S.SCALES)
+    if kind == "big values":
+        v = rng.choice([-1.0, 1.0], size=(m, d_v)) * rng.uniform(1e4, 65504.0, size=(m, d_v))
+    else:
+        v = S.normal(rng, (m, d_v), draw(S.SCALES))
     return {
         "q": half(S.normal(rng, (n, d_k), q_scale)),
         "k": half(S.normal(rng, (m, d_k), k_scale)),
-        "v": half(S.normal(rng, (m, d_v), draw(S.SCALES))),
+        "v": half(v),
     }, rng
 
 
@@ -175,6 +182,9 @@ def problems(draw, kind=None):
 # two scores near 256, 0.23 apart (out -0.088): q divided by np.float16(sqrt(2)) in float16 rounds
 # both entries of q to one value, ties them, and gives 0 (a blind hostile round, stop 54)
 @example(case={"q": half([[11.32, 11.33]]), "k": half([[32.0, 0.0], [0.0, 32.0]]), "v": half([[1.0], [-1.0]])})
+# three equal scores and values of 30000: the weighted sum before its division is 90000, past
+# float16's 65504 (an answer that multiplied unnormalised weights by v in float16 gave inf)
+@example(case={"q": half([[0.0, 0.0]]), "k": half(np.zeros((3, 2))), "v": half(np.full((3, 1), 30000.0))})
 def test_matches_torch_within_the_float16_bound(kata, case):
     """Matches torch (float64, rounded to float16) within the contract's bound, for ordinary scores and scores whose exp() overflows float16"""
     out = run(kata, **case)

@@ -208,9 +208,17 @@ _TIED = {"x": np.array([[1.0, 2.0], [0.0, -1.0], [2.0, 2.0]]),
          "top_k": 2}
 
 
+#: Token 0's logits 1 and 1 + 3e-8 (30 times the contract's 1e-9 left open): expert 1 is chosen.
+#: Ranking by float32 probabilities (HF Mixtral's softmax in float32, then topk) rounds the two to
+#: one value and takes expert 0 (a blind hostile round, stop 56: every drawn logit is an integer).
+_NEAR_TIE = dict(_TIED, x=np.array([[1.0, 0.0], [0.0, 1.0]]), top_k=1,
+                 w_router=np.array([[1.0, 1.0 + 3e-8, 0.0, -1.0], [-0.5, -0.5 - 1.5e-8, 0.25, 0.0]]))
+
+
 @prop(case=cases())
 @example(case=_TIED)
 @example(case=dict(_TIED, top_k=1))
+@example(case=_NEAR_TIE)
 def test_matches_torch_dense_moe(kata, case):
     """Matches torch computed densely (every expert on every token, combined by a gate matrix: the top_k experts by logit, ties to the lower index, softmax over the chosen logits) and HF Mixtral's aux loss E * sum(f * P)"""
     compare(case, run(kata, case), want_of(case))

@@ -2,7 +2,7 @@
 
 Shapes: x (n, d) with d even, positions (n,) non-negative integers; the result is (n, d).
 Every input the contract names varies in the draws: x (scales 0.3 to 10), positions (never
-only ``arange``: shuffled, repeated, sparse, up to 10**6 in one property), base (2 to 10**4)
+only ``arange``: shuffled, repeated, sparse, up to 10**6 in one property), base (0.5 to 10**4)
 and both layouts. Pairing bugs only show with d >= 4, so the comparisons draw d >= 4, with
 some d = 2 cases (one pair, the smallest legal width) in the contract's own example list.
 
@@ -73,7 +73,10 @@ N = S.dims(1, 6)  # mostly 1 to 6, sometimes 8 to 128 (tests/sizes.py)
 PAIRS = S.dims(2, 4)
 #: An int base is a number too, and so are NumPy's integers and float64 (an answer that checks
 #: isinstance(base, (int, float)) refuses np.int64: a blind hostile round, stop 54).
-BASES = st.sampled_from([10000.0, 100.0, 10.0, 2.0, 500.0, 1000, np.int64(10000), np.int32(1000), np.float64(10.0)])
+#: A base in (0, 1] is valid too ("a finite number > 0"; an answer that refused base <= 1 passed: a
+#: blind hostile round, stop 56), and so is an example of each in every run.
+BASES = st.sampled_from([10000.0, 100.0, 10.0, 2.0, 500.0, 1000, np.int64(10000), np.int32(1000), np.float64(10.0),
+                         0.5, 1])
 #: NumPy bools too: an answer that tests ``interleaved is True`` takes np.True_ for the half split.
 BOOLS = S.FLAGS
 POSITION_KINDS = st.sampled_from(["shuffled", "repeated", "sparse", "arange from an offset"])
@@ -140,6 +143,8 @@ _SMALL = {"x": np.array([[1.0, 2.0], [0.5, -1.0], [3.0, 0.0]]), "positions": np.
 @prop(case=problems())
 @example(case={**_SMALL, "base": 10000.0, "interleaved": False})
 @example(case={**_SMALL, "base": 3.0, "interleaved": True})
+@example(case={**_SMALL, "base": 0.5, "interleaved": False})
+@example(case={**_SMALL, "base": 1, "interleaved": True})
 @example(case={"x": np.array([[1.0, 2.0, 3.0, 4.0]] * 2), "positions": np.array([5, 5]), "base": 10.0, "interleaved": False})
 def test_matches_a_complex_number_rope_in_torch(kata, case):
     """Matches torch RoPE built with complex numbers, both layouts, any base, positions that are not arange"""
@@ -289,20 +294,25 @@ def test_positions_up_to_a_million_stay_accurate(kata, case):
     )
 
 
-FORMS = st.sampled_from(["float32", "int", "list"])
+#: int8 and uint8 too, scaled to fill the dtype: an answer that never converts to float64 negates
+#: half of x in uint8, which wraps (a blind hostile round, stop 56).
+FORM_NAMES = ("float32", "int", "int8", "uint8", "list")
+FORMS = st.sampled_from(FORM_NAMES)
 POSITION_FORMS = st.sampled_from(["int64", "int32", "uint16", "list"])
 
 
 @prop(case=problems(), form=FORMS, position_form=POSITION_FORMS)
 def test_accepts_array_likes_and_any_integer_positions(kata, case, form, position_form):
     """Accepts x as a list, integer or float32 array (any memory layout) and positions as any integer dtype or a list; returns float64"""
-    x, x64 = S.as_form(case["x"], form)
     p = case["positions"]
     positions = p.tolist() if position_form == "list" else p.astype(position_form)
-    got = run(kata, dict(case, x=x, positions=positions))
-    want = torch_rope(x64, p, base=case["base"], interleaved=case["interleaved"])
-    check_close(got, want, said("what.rotated"),
-                said("why.forms", form=form, position_form=position_form, about=about(case)))
+    # every form of x on every example, the drawn one first: a bug of one form never hides behind the draws
+    for form in [form, *(f for f in FORM_NAMES if f != form)]:
+        x, x64 = S.as_form(case["x"], form)
+        got = run(kata, dict(case, x=x, positions=positions))
+        want = torch_rope(x64, p, base=case["base"], interleaved=case["interleaved"])
+        check_close(got, want, said("what.rotated"),
+                    said("why.forms", form=form, position_form=position_form, about=about(case)))
 
 
 @prop(case=problems())

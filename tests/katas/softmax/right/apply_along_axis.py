@@ -1,4 +1,5 @@
-"""A 1-D softmax applied slice by slice with np.apply_along_axis, validating up front."""
+"""A 1-D softmax applied slice by slice with np.apply_along_axis, validating up front (an x empty
+along another axis is returned as it is: apply_along_axis refuses it)."""
 import numpy as np
 
 
@@ -22,4 +23,6 @@ def softmax(x, axis=-1):
         raise ValueError("+inf in input")
     if np.all(np.isneginf(arr), axis=axis).any():
         raise ValueError("some slice has no finite logit")
+    if arr.size == 0:  # empty along another axis: apply_along_axis refuses it, the answer is empty
+        return arr
     return np.apply_along_axis(_softmax_1d, axis, arr)
