@@ -341,7 +341,7 @@ def laid_out_otherwise(a: np.ndarray, layout: str | None = None) -> np.ndarray:
 #: Names of property arguments that are not an input of the kata but say how a property varies
 #: its drawn case: a seed for its own choices, the form an array arrives in, a shift, which
 #: array to convert. A property may draw these without declaring them.
-PARAMETERS = frozenset({"seed", "shift", "form", "forms", "position_form", "coefficients", "name", "as_int"})
+PARAMETERS = frozenset({"seed", "shift", "form", "forms", "position_form", "penalty_form", "coefficients", "name", "as_int"})
 
 
 def valid_inputs(calls=None):
