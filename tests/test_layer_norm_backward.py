@@ -337,6 +337,9 @@ FORMS = st.sampled_from(["float32", "int", "list"])
 
 @prop(case=cases(kind="ordinary"), form=FORMS, name=st.sampled_from(["x", "gamma", "beta", "d_out"]),
       forms=st.sampled_from(["np.float64", "np.float32", "int", "np.int64", "float"]))
+# both NumPy scalars every run: a run's draws missed them (stop 56's seed sweep, run seed 606)
+@example(case=dict(_EXAMPLE), form="list", name="x", forms="np.float32")
+@example(case=dict(_EXAMPLE), form="int", name="gamma", forms="np.int64")
 def test_accepts_array_likes_and_numpy_scalars(kata, case, form, name, forms):
     """Accepts lists, integer and float32 arrays (any memory layout) for x, gamma, beta and d_out, and eps as a Python or NumPy int or float; computes and returns float64"""
     given, value = S.as_form(case[name], form)
