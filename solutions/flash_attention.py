@@ -43,7 +43,8 @@ def flash_attention(q, k, v, block_size, causal=False):
     - q, k or v contains NaN or inf;
     - causal is set and m < n;
     - a score that takes part in the softmax overflows to inf.
-    (Out of contract: |v| so large that a block's weighted sum overflows.)
+    (Out of contract: |v| so large that a block's weighted sum overflows. Left open: what happens
+    when only a blocked, future score overflows.)
 
     NumPy only: do not import torch, jax, tensorflow, scipy or sklearn.
 

@@ -46,6 +46,11 @@ class AsNumpyInt:
 #: right answers of our own take np.sqrt(d_model // h) in float32 for np.int16 heads and overflow
 #: ``h * d`` in np.int8 (stop 55; docs/hostile.md). Call it on the drawn int: ``as_int(case["num_heads"])``.
 INT_TYPES = st.sampled_from([int, np.int64, np.int32, *map(AsNumpyInt, ("uint32", "uint64"))])
+#: Two float64 whose product is exactly np.finfo(np.float64).min, -(2**53 - 1) * 2**971
+#: (2**53 - 1 = 6361 * 69431 * 20394401): a query and a key projection of width 1 that make an
+#: allowed score equal to a finfo.min fill, so a future key filled so ties with it and takes half
+#: the weight (a blind hostile round, stop 56).
+FINFO_MIN_FACTORS = (441650591 * 2.0**485, -20394401 * 2.0**486)
 #: Typical magnitudes of generated entries. 0.3 keeps softmaxes soft, 10 makes them peaky.
 SCALES = st.sampled_from([1.0, 0.3, 3.0, 10.0])
 

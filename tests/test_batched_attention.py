@@ -244,6 +244,11 @@ _FAR_BELOW = {
 @example(case={**_EXAMPLE, "key_padding_mask": np.array([[False, False, True], [True, False, False]]), "causal": True})
 @example(case=_EXAMPLE)
 @example(case=_FAR_BELOW)
+# head 0's one allowed score of query 0 is exactly finfo.min: a finfo.min fill of the future ties with it
+@example(case={"x": np.array([[[1.0, 0.0], [1.0, 1.0]]]), "num_heads": 2, "key_padding_mask": None, "causal": True,
+               "in_proj_weight": np.array([[S.FINFO_MIN_FACTORS[0], 0.0], [0.0, 0.0], [S.FINFO_MIN_FACTORS[1], -S.FINFO_MIN_FACTORS[1]],
+                                           [0.0, 0.0], [1.0, 1.0], [1.0, 1.0]]),
+               "in_proj_bias": np.zeros(6), "out_proj_weight": np.eye(2), "out_proj_bias": np.zeros(2)})
 def test_matches_torch_nn_multihead_attention(kata, case):
     """Matches torch's nn.MultiheadAttention (batch_first, per-head weights) with padding and causal, SDPA's zero rows where a query has no key, and scores far below zero (from about -1e9 down to the edge of overflow)"""
     compare(run(kata, case), expected(case), case,
@@ -506,7 +511,8 @@ def test_rejects_nan_or_inf_in_any_input(kata, case, name, value, seed):
 
 def overflowing(case, how, b, p):
     """``case`` (no padding) changed so that one thing overflows: a projection of x, an allowed
-    score, out, or the key projection of a padded position at (b, p); with the verdict's words."""
+    score, out, the key projection of a padded position at (b, p), or the query projection at
+    (b, p) of a sequence that is all padding; with the verdict's words."""
     B, n, E = case["x"].shape
     if how == "a projection":
         case["x"][b, p] = 1e155 * np.where(case["x"][b, p] >= 0, 1.0, -1.0)
@@ -522,6 +528,16 @@ def overflowing(case, how, b, p):
         case["key_padding_mask"] = np.zeros((B, n), dtype=bool)
         case["key_padding_mask"][b, p] = True
         how = "a projection"  # the words of the verdict: a projection overflows
+    elif how == "a query's projection with no key":
+        # only Q overflows, at a query of a sequence that is all padding: it has no allowed key,
+        # so no score of it enters a softmax (an answer that checked only K and V missed it)
+        case["x"][:, :, 0] = 0.0
+        case["x"][b, p, 0] = 1e155
+        case["in_proj_weight"][:, 0] = 0.0
+        case["in_proj_weight"][0, 0] = 1e155
+        case["key_padding_mask"] = np.zeros((B, n), dtype=bool)
+        case["key_padding_mask"][b, :] = True
+        how = "a projection"
     elif how == "a score":  # query p and key p of the first head point the same huge way
         case["x"][b, p, 0] = 1e150
         case["in_proj_weight"][0] = case["in_proj_weight"][E] = 0.0
@@ -540,7 +556,8 @@ def an_overflow(draw):
     answer that checks only what enters the softmax misses it; a blind hostile round, stop 54)."""
     case = draw(problems(pad_kind="none"))
     B, n, E = case["x"].shape
-    how = draw(st.sampled_from(["a projection", "a score", "out", "a padded key's projection"]))
+    how = draw(st.sampled_from(["a projection", "a score", "out", "a padded key's projection",
+                                "a query's projection with no key"]))
     return overflowing(case, how, draw(st.integers(0, B - 1)), draw(st.integers(0, n - 1)))
 
 
@@ -549,6 +566,8 @@ def an_overflow(draw):
 # its twenty examples (seed 165483445), and nothing else shows that overflow.
 @example(bad=overflowing({k: v.copy() if isinstance(v, np.ndarray) else v for k, v in _EXAMPLE.items()},
                          "a padded key's projection", 1, 2))
+@example(bad=overflowing({k: v.copy() if isinstance(v, np.ndarray) else v for k, v in _EXAMPLE.items()},
+                         "a query's projection with no key", 0, 1))
 def test_rejects_an_overflowing_projection_score_or_out(kata, bad):
     """Finite inputs whose projection, allowed score or out overflows to inf raise ValueError instead of returning NaN or inf"""
     case, how = bad

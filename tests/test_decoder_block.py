@@ -362,6 +362,12 @@ _EXAMPLE = dict(  # n = 2 new tokens after p = 2 cached, d_model = 3, h = 2, d_h
 @example(case={**_EXAMPLE, "past_k": None, "past_v": None})
 # gates of about ±1000: silu(z) = z / (1 + exp(-z)) is finite, z * exp(z) / (1 + exp(z)) is inf / inf
 @example(case={**_EXAMPLE, "w_gate": _EXAMPLE["w_gate"] * 2000.0})
+# token 0's one allowed score is exactly finfo.min (x of 2**300 normalises to exactly ±1): a
+# finfo.min fill of the future ties with it; w_o lifts the attention out to x's scale
+@example(case={"x": np.array([[2.0**300, 2.0**300], [2.0**300, -(2.0**300)]]), "norm1": np.ones(2), "norm2": np.ones(2),
+               "w_q": np.array([[S.FINFO_MIN_FACTORS[0]], [0.0]]), "w_k": np.array([[S.FINFO_MIN_FACTORS[1] / 2], [S.FINFO_MIN_FACTORS[1] / 2]]),
+               "w_v": np.array([[0.0], [1.0]]), "w_o": np.array([[2.0**300, 0.0]]), "w_gate": np.zeros((2, 1)),
+               "w_up": np.zeros((2, 1)), "w_down": np.zeros((1, 2)), "num_heads": 1, "past_k": None, "past_v": None})
 def test_matches_torch_decoder_block(kata, case):
     """Matches torch (RMSNorm, heads by column blocks, the cache concatenated, SDPA with causal_lower_right, SwiGLU, residuals) for caches absent, empty or filled, and scores up to ~1e4"""
     compare(run(kata, case), want_of(case), case)
@@ -646,8 +652,14 @@ def a_past_of_the_wrong_shape(draw):
     if dh > 1:
         shapes["d_head - 1"] = a[:, :, :-1].copy()
     shapes["one token fewer than the other"] = a[:, :-1].copy()
-    how = draw(st.sampled_from(sorted(shapes)))
-    case[name] = shapes[how]
+    how = draw(st.sampled_from(sorted(shapes) + ["an empty cache with one head more"]))
+    if how == "an empty cache with one head more":
+        # both empty (p = 0) and of one head more: an answer that took an empty cache for no
+        # cache never looked at its shape (a blind hostile round, stop 56)
+        case["past_k"], case["past_v"] = np.zeros((h + 1, 0, dh)), np.zeros((h + 1, 0, dh))
+        name, how, p = "past_k", "one head more", 0
+    else:
+        case[name] = shapes[how]
     return case, say("because.past-shape", name=name, how=how_said(how), shape=case[name].shape, h=h, p=p, d_head=dh)
 
 
@@ -657,6 +669,8 @@ _LONGER_PAST_V = {**_EXAMPLE, "past_v": np.concatenate([_EXAMPLE["past_v"], _EXA
 @rejects_each_call(a_past_of_the_wrong_shape(), examples=[
     (_LONGER_PAST_V, message(f"{M}.because.past-shape", name="past_v", how=how_said("one token more than the other"),
                              shape=str((2, 3, 2)), h="2", p="2", d_head="2")),
+    ({**_EXAMPLE, "past_k": np.zeros((3, 0, 2)), "past_v": np.zeros((3, 0, 2))},
+     message(f"{M}.because.past-shape", name="past_k", how=how_said("one head more"), shape=str((3, 0, 2)), h="2", p="0", d_head="2")),
 ])
 def test_rejects_a_past_of_the_wrong_shape(kata, case):
     """past_k or past_v that is not 3-D, has another head count or d_head, or a length unlike the other's raises ValueError"""

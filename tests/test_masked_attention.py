@@ -166,6 +166,10 @@ def problems(draw, kind=None, masked=None):
 # blocked key ties with it and takes half the weight (a blind hostile round, stop 54)
 @example(case={"q": np.array([[np.finfo(np.float64).min]]), "k": np.array([[1.0], [1.0]]), "v": np.array([[1.0], [5.0]]),
                "mask": np.array([[True, False]])})
+# two equal scores of -1e20 (two equal keys): weights 1/2 each. exp(s - logsumexp(s)) gives 1 each,
+# since the log 2 in logsumexp is below float64's spacing out there (stop 56: a right file of ours)
+@example(case={"q": np.array([[1e20]]), "k": np.array([[-1.0], [-1.0], [0.5]]), "v": np.array([[1.0], [3.0], [7.0]]),
+               "mask": np.array([[True, True, False]])})
 def test_matches_torch_attention(kata, case):
     """Matches torch's scaled_dot_product_attention, with and without a mask, for ordinary, large (~1e4) and far-below-zero scores (from about -1e9 down to the edge of overflow)"""
     out, weights = run(kata, **case)

@@ -316,6 +316,11 @@ _EXAMPLE = dict(  # n=3, d_model=4, num_heads=2, d_k=1, d_v=3, d_out=2
     "w_q": np.array([[1.0, 1.0], [-0.5, 1.0], [0.3, -0.8], [0.9, 0.4]]),
     "w_k": np.array([[-1.0, -1.0], [0.1, 0.6], [-1.2, 0.5], [0.4, 0.9]]),
 })
+# query 0's one allowed score is exactly finfo.min: a finfo.min fill of the future ties with it
+# (query 1's scores are finfo.min and 0: no two allowed scores tie out there)
+@example(case={"x": np.array([[1.0, 0.0], [1.0, 1.0]]), "w_q": np.array([[S.FINFO_MIN_FACTORS[0]], [0.0]]),
+               "w_k": np.array([[S.FINFO_MIN_FACTORS[1]], [-S.FINFO_MIN_FACTORS[1]]]), "w_v": np.array([[1.0], [1.0]]),
+               "w_o": np.array([[1.0]]), "num_heads": 1, "causal": True})
 # 1030 tokens, causal: past nanoGPT's mask precomputed for block_size = 1024 (stop 55's blind round)
 @example(case={"x": np.round(np.random.default_rng(59).standard_normal((1030, 4)), 2), "w_q": np.round(np.random.default_rng(60).standard_normal((4, 4)), 2), "w_k": np.round(np.random.default_rng(61).standard_normal((4, 4)), 2), "w_v": np.round(np.random.default_rng(62).standard_normal((4, 4)), 2), "w_o": np.round(np.random.default_rng(63).standard_normal((4, 4)), 2), "num_heads": 2, "causal": True})
 def test_matches_torch_multihead_attention(kata, case):

@@ -1,4 +1,6 @@
-"""Fills blocked scores with finfo.min instead of -inf, after an explicit overflow check."""
+"""Fills blocked scores with finfo.min instead of -inf, after an explicit overflow check, and zeroes
+their weights after exp() (an allowed score can be finfo.min too: a fill that ties with it would
+take half its weight)."""
 import operator
 
 import numpy as np
@@ -52,7 +54,7 @@ def multihead_attention(x, w_q, w_k, w_v, w_o, num_heads, causal=False):
         raise ValueError("attention scores overflowed to inf")
     scores = np.where(allowed, scores, np.finfo(np.float64).min)
     scores = scores - scores.max(axis=-1, keepdims=True)
-    weights = np.exp(scores)
+    weights = np.where(allowed, np.exp(scores), 0.0)  # a filled key that ties an allowed score gets none
     weights = weights / weights.sum(axis=-1, keepdims=True)
     heads = weights @ v  # (h, n, d_v)
     return np.hstack(list(heads)) @ named["w_o"], weights
