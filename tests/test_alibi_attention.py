@@ -219,6 +219,10 @@ _SIX_HEADS = {
                                                             np.zeros((8, 1, 1))], axis=1),
                "v": np.tile(np.arange(2048.0)[None, :, None], (8, 1, 1))})
 @example(case={"q": np.round(np.random.default_rng(67).standard_normal((8, 1, 3)), 2), "k": np.round(np.random.default_rng(68).standard_normal((8, 2048, 3)), 2), "v": np.round(np.random.default_rng(69).standard_normal((8, 2048, 2)), 2)})
+# two equal allowed scores of -1e20 at the top: weights 1/2 each, where exp(s - logsumexp(s)) (the
+# bias is below float64's spacing there too)
+# gives 1 each (the log 2 rounds away out there; stop 56)
+@example(case={"q": np.array([[[1e20]]]), "k": np.array([[[-1.0], [-1.0], [-2.0]]]), "v": np.array([[[1.0], [3.0], [7.0]]])})
 def test_matches_torch_with_the_alibi_bias(kata, case):
     """Matches torch's scaled_dot_product_attention with the bias -slope_h (p_i - j) and a bottom-right causal mask, for ordinary and large (~1e4) scores"""
     out = run(kata, **case)

@@ -150,6 +150,9 @@ def sequences(draw, kind=None, min_len=1):
                "w_v": np.array([[1.0]])})
 # 1100 tokens: past nanoGPT's causal mask precomputed for block_size = 1024 (stop 55's blind round)
 @example(case={"x": np.round(np.random.default_rng(55).standard_normal((1100, 6)), 2), "w_q": np.round(np.random.default_rng(56).standard_normal((6, 4)), 2), "w_k": np.round(np.random.default_rng(57).standard_normal((6, 4)), 2), "w_v": np.round(np.random.default_rng(58).standard_normal((6, 3)), 2)})
+# equal allowed scores far below (about -1.2e24, from x of 2**40): weights 1/3 each, where
+# exp(s - logsumexp(s)) gives 1 each (the log 3 rounds away out there; stop 56)
+@example(case={"x": np.array([[2.0**40, 0.0], [2.0**40, 0.0], [2.0**40, 1.0]]), "w_q": np.array([[1.0], [0.0]]), "w_k": np.array([[-1.0], [0.0]]), "w_v": np.array([[0.0], [1.0]])})
 def test_matches_torch_causal_self_attention(kata, case):
     """Matches torch (projections, then scaled_dot_product_attention with is_causal=True), for ordinary, large (~1e4) and far-below-zero scores (from about -1e9 down to the edge of overflow)"""
     out, weights = run(kata, **case)

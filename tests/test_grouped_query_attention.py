@@ -286,6 +286,9 @@ _EXAMPLE = dict(  # n=3, d_model=2, num_heads=4, num_kv_heads=2, d_k=1, d_v=2, d
 @example(case={"x": np.array([[1.0, 0.0], [1.0, 1.0]]), "w_q": np.array([[S.FINFO_MIN_FACTORS[0]], [0.0]]),
                "w_k": np.array([[S.FINFO_MIN_FACTORS[1]], [-S.FINFO_MIN_FACTORS[1]]]), "w_v": np.array([[1.0], [1.0]]),
                "w_o": np.array([[1.0]]), "num_heads": 1, "num_kv_heads": 1, "causal": True})
+# equal allowed scores far below (about -1.2e24, from x of 2**40): weights 1/3 each, where
+# exp(s - logsumexp(s)) gives 1 each (the log 3 rounds away out there; stop 56)
+@example(case={"x": np.array([[2.0**40, 0.0], [2.0**40, 0.0], [2.0**40, 1.0]]), "w_q": np.array([[1.0], [0.0]]), "w_k": np.array([[-1.0], [0.0]]), "w_v": np.array([[0.0], [1.0]]), "w_o": np.array([[1.0]]), "num_heads": 1, "num_kv_heads": 1, "causal": False})
 def test_matches_torch_with_enable_gqa(kata, case):
     """Matches torch's scaled_dot_product_attention with enable_gqa=True (query head h uses kv head h // g), causal or not, for ordinary, large and far-below-zero scores (from about -1e9 down to the edge of overflow)"""
     compare(run(kata, case), torch_answer(case), case, said("part.against-torch"))

@@ -188,6 +188,9 @@ _FAR_BELOW = {
 @example(case={"q": np.array([[np.finfo(np.float64).min], [1.0]]), "k": np.array([[1.0], [1.0]]), "v": np.array([[1.0], [5.0]])})
 # 1100 keys: past nanoGPT's causal mask precomputed for block_size = 1024 (stop 55's blind round)
 @example(case={"q": np.round(np.random.default_rng(64).standard_normal((3, 4)), 2), "k": np.round(np.random.default_rng(65).standard_normal((1100, 4)), 2), "v": np.round(np.random.default_rng(66).standard_normal((1100, 2)), 2)})
+# two equal allowed scores of -1e20 at the top: weights 1/2 each, where exp(s - logsumexp(s))
+# gives 1 each (the log 2 rounds away out there; stop 56)
+@example(case={"q": np.array([[1e20]]), "k": np.array([[-1.0], [-1.0], [-2.0]]), "v": np.array([[1.0], [3.0], [7.0]])})
 def test_matches_torch_with_the_mask_aligned_bottom_right(kata, case):
     """Matches torch's scaled_dot_product_attention with causal_lower_right(n, m), for ordinary, large (~1e4) and far-below-zero scores (from about -1e9 down to the edge of overflow)"""
     out, weights = run(kata, **case)

@@ -323,6 +323,9 @@ _EXAMPLE = dict(  # n=3, d_model=4, num_heads=2, d_k=1, d_v=3, d_out=2
                "w_o": np.array([[1.0]]), "num_heads": 1, "causal": True})
 # 1030 tokens, causal: past nanoGPT's mask precomputed for block_size = 1024 (stop 55's blind round)
 @example(case={"x": np.round(np.random.default_rng(59).standard_normal((1030, 4)), 2), "w_q": np.round(np.random.default_rng(60).standard_normal((4, 4)), 2), "w_k": np.round(np.random.default_rng(61).standard_normal((4, 4)), 2), "w_v": np.round(np.random.default_rng(62).standard_normal((4, 4)), 2), "w_o": np.round(np.random.default_rng(63).standard_normal((4, 4)), 2), "num_heads": 2, "causal": True})
+# equal allowed scores far below (about -1.2e24, from x of 2**40): weights 1/3 each, where
+# exp(s - logsumexp(s)) gives 1 each (the log 3 rounds away out there; stop 56)
+@example(case={"x": np.array([[2.0**40, 0.0], [2.0**40, 0.0], [2.0**40, 1.0]]), "w_q": np.array([[1.0], [0.0]]), "w_k": np.array([[-1.0], [0.0]]), "w_v": np.array([[0.0], [1.0]]), "w_o": np.array([[1.0]]), "num_heads": 1, "causal": False})
 def test_matches_torch_multihead_attention(kata, case):
     """Matches torch (scaled dot-product attention per head, heads concatenated in order, then w_o), causal or not, with d_k != d_v, scores far below zero (from about -1e9 down to the edge of overflow) included"""
     compare(run(kata, case), torch_answer(case), case, message(f"{M}.why.against-torch"))

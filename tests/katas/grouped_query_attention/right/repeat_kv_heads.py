@@ -33,8 +33,7 @@ def grouped_query_attention(x, w_q, w_k, w_v, w_o, num_heads, num_kv_heads, caus
     if np.isinf(s[:, ~future]).any() or np.isnan(s[:, ~future]).any():
         raise ValueError("a score overflowed")
     s[:, future] = -np.inf
-    top = s.max(axis=-1, keepdims=True)
-    lse = top + np.log(np.exp(s - top).sum(axis=-1, keepdims=True))
-    weights = np.exp(s - lse)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    weights = e / e.sum(axis=-1, keepdims=True)
     out = np.einsum("hij,hjd->ihd", weights, v).reshape(n, H * d_v) @ w_o
     return out, weights

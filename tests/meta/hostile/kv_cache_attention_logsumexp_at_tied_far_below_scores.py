@@ -1,4 +1,11 @@
-"""Positions compared with arange, scores with einsum, the softmax as exp(s - logsumexp(s))."""
+"""A right file of ours until stop 56, moved here: weights = exp(s - logsumexp(s)). Equal allowed scores far
+below zero (-1e20, or -1.2e24 from projections) get weight 1 each instead of 1/count: float64's spacing out there is far above the log of the count, so logsumexp comes out equal to
+the max and each tied score gets weight 1. The far-below draws never made the top scores equal.
+An example has them now; this file keeps it caught."""
+KATA = "kv_cache_attention"
+ROUTE = "dojo test"
+EXPECT = "is wrong"  # what the verdict must say
+
 import numpy as np
 
 

@@ -1,7 +1,11 @@
-"""Log-space softmax, weights = exp(s - logsumexp(s)); checks for NaN/inf before the shapes, and
-checks the allowed logits only once computed. (It used to wait for the NaN an overflow leaves in
-the weights: a score whose products overflow to +inf and -inf can come out -inf instead, as the
-BLAS sums them, and then gets weight 0 where its exact value, past +1e308, takes it all.)"""
+"""A right file of ours until stop 56, moved here: weights = exp(s - logsumexp(s)). Equal allowed scores far
+below zero (-1e20, or -1.2e24 from projections) get weight 1 each instead of 1/count: float64's spacing out there is far above the log of the count, so logsumexp comes out equal to
+the max and each tied score gets weight 1. The far-below draws never made the top scores equal.
+An example has them now; this file keeps it caught."""
+KATA = "causal_self_attention"
+ROUTE = "dojo test"
+EXPECT = "is wrong"  # what the verdict must say
+
 import numpy as np
 
 
