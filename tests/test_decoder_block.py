@@ -368,6 +368,12 @@ _EXAMPLE = dict(  # n = 2 new tokens after p = 2 cached, d_model = 3, h = 2, d_h
                "w_q": np.array([[S.FINFO_MIN_FACTORS[0]], [0.0]]), "w_k": np.array([[S.FINFO_MIN_FACTORS[1] / 2], [S.FINFO_MIN_FACTORS[1] / 2]]),
                "w_v": np.array([[0.0], [1.0]]), "w_o": np.array([[2.0**300, 0.0]]), "w_gate": np.zeros((2, 1)),
                "w_up": np.zeros((2, 1)), "w_down": np.zeros((1, 2)), "num_heads": 1, "past_k": None, "past_v": None})
+# equal allowed scores far below (-1.2e24) for token 2: weights 1/3 each, where exp(s - logsumexp(s))
+# gives 1 each (the log 3 rounds away out there; stop 56)
+@example(case={"x": np.array([[2.0**300, 2.0**300], [2.0**300, 2.0**300], [2.0**300, -(2.0**300)]]), "norm1": np.ones(2),
+               "norm2": np.ones(2), "w_q": np.array([[2.0**40], [0.0]]), "w_k": np.array([[-(2.0**40)], [0.0]]),
+               "w_v": np.array([[0.0], [1.0]]), "w_o": np.array([[2.0**300, 0.0]]), "w_gate": np.zeros((2, 1)),
+               "w_up": np.zeros((2, 1)), "w_down": np.zeros((1, 2)), "num_heads": 1, "past_k": None, "past_v": None})
 def test_matches_torch_decoder_block(kata, case):
     """Matches torch (RMSNorm, heads by column blocks, the cache concatenated, SDPA with causal_lower_right, SwiGLU, residuals) for caches absent, empty or filled, and scores up to ~1e4"""
     compare(run(kata, case), want_of(case), case)
