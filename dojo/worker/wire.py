@@ -354,6 +354,14 @@ def take(buffer: bytearray):
     return parse(payload)
 
 
+def announced(buffer: bytearray) -> int:
+    """The size (bytes, at most ``MAX_FRAME``) of the frame whose start is in ``buffer``; 0 before
+    its length has arrived."""
+    if len(buffer) < 8:
+        return 0
+    return min(struct.unpack_from("<Q", buffer)[0], MAX_FRAME)
+
+
 def parse(payload: bytes) -> tuple[dict, dict]:
     """A frame's payload as ``(message, values)``."""
     try:

@@ -45,6 +45,10 @@ from dojo.worker.zygote_handle import Zygote
 
 #: How often (at most) a worker's CPU time is read between quick calls, in seconds.
 MARK_EVERY = 0.02
+#: CPU seconds a call's limit grows by for each MiB of the answer it has begun to send: copying a
+#: frame into the socket is the worker's time too (a 256 MiB frame took 0.35 s quiet, and past the
+#: 2 s limit on a busy CI machine before its header could be read, stop 56). At most 8 s more.
+SENDING_CPU_PER_MIB = 1 / 32
 CHECK_MAPS = 0.125  #: share of calls after which the mapping of the inputs is checked (0.25 ms a look)
 
 
@@ -309,7 +313,8 @@ class Worker:
                 used, state = procfs.cpu_and_state(self.pid)
                 if used is None:  # no /proc: wall-clock time stands in for CPU time
                     used, state = now - started + (start_cpu or 0.0), "R"
-                if used - (start_cpu or 0.0) > cpu_limit:
+                sending = wire.announced(self._buffer) / 2**20 * SENDING_CPU_PER_MIB
+                if used - (start_cpu or 0.0) > cpu_limit + sending:
                     return self._hung("cpu", used - (start_cpu or 0.0), cpu_limit, what)
                 if now - started > self.limits.wall:
                     return self._hung("wall", now - started, self.limits.wall, what)
