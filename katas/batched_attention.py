@@ -15,8 +15,8 @@ def batched_multihead_attention(x, in_proj_weight, in_proj_bias, out_proj_weight
     in_proj_weight   : (3E, E), the rows of W_q, then W_k, then W_v (each (E, E))
     in_proj_bias     : (3E,), b_q, then b_k, then b_v
     out_proj_weight  : (E, E);  out_proj_bias: (E,)
-    num_heads        : a positive int dividing E (a Python or NumPy integer; bool and float are
-                       rejected); head h owns the contiguous columns [h*d_head, (h+1)*d_head)
+    num_heads        : a positive int dividing E (a Python int, or a NumPy integer of 32 or 64
+                       bits; bool and float are rejected); head h owns the contiguous columns [h*d_head, (h+1)*d_head)
                        of Q, K and V, d_head = E / num_heads
     key_padding_mask : None, or a bool array of shape exactly (B, n) where True means PADDING:
                        key j of sequence b is blocked for every query of b

@@ -22,7 +22,8 @@ def latent_attention(x, w_dkv, w_uk, w_uv, w_q, w_qr, w_kr, w_o, num_heads, posi
     w_uk       : (d_c, num_heads * d_h)        w_q  : (d_model, num_heads * d_h)
     w_uv       : (d_c, num_heads * d_v)        w_o  : (num_heads * d_v, d_model)
     w_qr       : (d_model, num_heads * d_r)    w_kr : (d_model, d_r), d_r even
-    num_heads  : an int >= 1 (a Python or NumPy integer; bool and float are rejected)
+    num_heads  : an int >= 1 (a Python int, or a NumPy integer of 32 or 64 bits; bool and
+                 float are rejected)
     positions  : (n,) non-negative integers, array-like (an integer dtype: bool and float are
                  rejected, even 2.0); row i sits at position positions[i] for RoPE only.
                  Positions need not increase. Positions above 10**6 are outside the contract.

@@ -15,7 +15,8 @@ def multihead_attention(x, w_q, w_k, w_v, w_o, num_heads, causal=False):
     w_q, w_k   : (d_model, num_heads * d_k)
     w_v        : (d_model, num_heads * d_v)
     w_o        : (num_heads * d_v, d_out)
-    num_heads  : a positive int (a Python or NumPy integer; bool and float are rejected)
+    num_heads  : a positive int (a Python int, or a NumPy integer of 32 or 64 bits; bool and
+                 float are rejected)
     causal     : if true, query i attends only to keys j <= i
 
     Head h uses the contiguous column block [h*d_k, (h+1)*d_k) of x w_q and x w_k, and

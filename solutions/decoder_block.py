@@ -11,8 +11,8 @@ def decoder_block(x, norm1, w_q, w_k, w_v, w_o, norm2, w_gate, w_up, w_down, num
     norm1, norm2   : array-like (d_model,): the RMSNorm weights.
     w_q, w_k, w_v  : array-like (d_model, h * d_head); w_o: (h * d_head, d_model).
     w_gate, w_up   : array-like (d_model, d_ff); w_down: (d_ff, d_model); h * d_head, d_ff >= 1.
-    num_heads      : h, an int >= 1 (a Python or NumPy integer, never bool or float) that
-                     divides w_q's width.
+    num_heads      : h, an int >= 1 (a Python int, or a NumPy integer of 32 or 64 bits;
+                     never bool or float) that divides w_q's width.
     past_k, past_v : both None, or both array-like (h, p, d_head), p >= 0 (p = 0: an empty
                      cache). Everything is computed in float64.
 

@@ -20,8 +20,8 @@ def flash_attention(q, k, v, block_size, causal=False):
     q          : (n, d_k) queries      every dimension >= 1, array-like, computed in float64
     k          : (m, d_k) keys
     v          : (m, d_v) values
-    block_size : a positive int (a Python or NumPy integer; bool and float are rejected): keys
-                 per block
+    block_size : a positive int (a Python int, or a NumPy integer of 32 or 64 bits; bool and
+                 float are rejected): keys per block
     causal     : if true, query i sits at position m - n + i and attends keys j <= m - n + i
                  (aligned to the bottom-right corner, like a KV cache); needs m >= n
 

@@ -42,7 +42,8 @@ class AsNumpyInt:
 
 #: How an integer argument (a head count, a block size) may come: a Python int or a NumPy integer
 #: of 32 or 64 bits, signed or not. An answer that checks ``isinstance(h, int)`` refuses np.int64,
-#: which is no int subclass (a blind hostile round, stop 54). Narrower NumPy integers are not drawn:
+#: which is no int subclass (a blind hostile round, stop 54). Narrower NumPy integers are outside the
+#: contracts that use this (stop 57), and not drawn:
 #: right answers of our own take np.sqrt(d_model // h) in float32 for np.int16 heads and overflow
 #: ``h * d`` in np.int8 (stop 55; docs/hostile.md). Call it on the drawn int: ``as_int(case["num_heads"])``.
 INT_TYPES = st.sampled_from([int, np.int64, np.int32, *map(AsNumpyInt, ("uint32", "uint64"))])
