@@ -232,6 +232,10 @@ _EXAMPLE = {
 # 100 keys: a loop over key blocks of 64 (FlashAttention-2's backward) that drops the last 36
 # (stop 55's blind round: sizes here stopped at 7 then)
 @example(case={"q": np.round(np.random.default_rng(51).standard_normal((3, 4)), 2), "k": np.round(np.random.default_rng(52).standard_normal((100, 4)), 2), "v": np.round(np.random.default_rng(53).standard_normal((100, 2)), 2), "d_out": np.round(np.random.default_rng(54).standard_normal((3, 2)), 2), "mask": None})
+# two equal allowed scores of -1e20: weights 1/2 each. P rebuilt as exp(S - logsumexp(S)) gives 1
+# each, since the log 2 is below float64's spacing out there (stop 57: a right file of ours)
+@example(case={"q": np.array([[1e20]]), "k": np.array([[-1.0], [-1.0], [0.5]]), "v": np.array([[1.0], [3.0], [7.0]]),
+               "d_out": np.array([[1.0]]), "mask": np.array([[True, True, False]])})
 def test_matches_torch_autograd(kata, case):
     """Matches torch autograd through scaled_dot_product_attention (float64), with and without a mask, for ordinary, large and far-below-zero scores (from about -1e9 down to the edge of overflow)"""
     want = torch_gradients(case["q"], case["k"], case["v"], case["d_out"], case["mask"])

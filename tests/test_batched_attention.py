@@ -249,6 +249,11 @@ _FAR_BELOW = {
                "in_proj_weight": np.array([[S.FINFO_MIN_FACTORS[0], 0.0], [0.0, 0.0], [S.FINFO_MIN_FACTORS[1], -S.FINFO_MIN_FACTORS[1]],
                                            [0.0, 0.0], [1.0, 1.0], [1.0, 1.0]]),
                "in_proj_bias": np.zeros(6), "out_proj_weight": np.eye(2), "out_proj_bias": np.zeros(2)})
+# two equal scores of -1e20 (two equal keys): weights 1/2 each. exp(s - logsumexp(s)) gives 1 each,
+# since the log 2 is below float64's spacing out there (stop 57: a right file of ours)
+@example(case={"x": np.array([[[1.0], [1.0]]]), "num_heads": 1, "key_padding_mask": None, "causal": False,
+               "in_proj_weight": np.array([[1e20], [-1.0], [1.0]]), "in_proj_bias": np.array([0.0, 0.0, 0.5]),
+               "out_proj_weight": np.array([[1.0]]), "out_proj_bias": np.zeros(1)})
 def test_matches_torch_nn_multihead_attention(kata, case):
     """Matches torch's nn.MultiheadAttention (batch_first, per-head weights) with padding and causal, SDPA's zero rows where a query has no key, and scores far below zero (from about -1e9 down to the edge of overflow)"""
     compare(run(kata, case), expected(case), case,

@@ -298,6 +298,11 @@ def far_below_minus_1e9(draw):
 
 
 @prop(case=far_below_minus_1e9())
+# query 1's two scores are equal, -1e20 / sqrt(3): weights 1/2 each. exp(s - logsumexp(s)) gives 1
+# each, since the log 2 is below float64's spacing out there (stop 57: a right file of ours)
+@example(case={"x": np.array([[1.0, 0.0], [1.0, 1.0]]), "w_dkv": np.eye(2), "w_uk": np.array([[-1.0], [0.0]]),
+               "w_uv": np.array([[1.0], [2.0]]), "w_q": np.array([[1e20], [0.0]]), "w_qr": np.array([[0.0, 0.0], [0.5, 0.0]]),
+               "w_kr": np.zeros((2, 2)), "w_o": np.array([[1.0, -1.0]]), "num_heads": 1, "positions": np.array([0, 1])})
 def test_allowed_scores_far_below_minus_1e9_keep_all_the_weight(kata, case):
     """An allowed score far below -1e9 (down to the edge of overflow) still takes all the weight from blocked keys (block with -inf, not a finite fill like -1e9 or -1e20)"""
     compare(run(kata, case), torch_answer(case), case, message(f"{M}.why.against-torch-far-below"))

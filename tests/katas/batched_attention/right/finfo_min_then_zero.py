@@ -1,4 +1,6 @@
-"""Fills blocked scores with finfo.min and then zeroes the weights of blocked keys explicitly (logsumexp softmax)."""
+"""Fills blocked scores with finfo.min and then zeroes the weights of blocked keys explicitly, before
+normalising by the row sum. (It normalised by exp(s - logsumexp(s)) until stop 57: tied scores far
+below zero got weight 1 each.)"""
 import numpy as np
 
 
@@ -42,8 +44,9 @@ def batched_multihead_attention(x, in_proj_weight, in_proj_bias, out_proj_weight
         raise ValueError("score overflow")
     s = np.where(keep, s, np.finfo(np.float64).min)
     mx = s.max(axis=-1, keepdims=True)
-    lse = mx + np.log(np.exp(s - mx).sum(axis=-1, keepdims=True))
-    p = np.exp(s - lse) * keep  # blocked keys, and rows with no key, exactly 0
+    e = np.exp(s - mx) * keep  # blocked keys exactly 0 before the sum: a fill can tie with a score
+    total = e.sum(axis=-1, keepdims=True)
+    p = np.divide(e, total, out=np.zeros_like(e), where=total > 0)  # rows with no key: 0
     heads = np.matmul(p, v).swapaxes(1, 2).reshape(B, n, E)
     with np.errstate(all="ignore"):
         out = np.matmul(heads, w_out.T) + b_out

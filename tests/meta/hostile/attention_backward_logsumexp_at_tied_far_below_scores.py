@@ -1,4 +1,12 @@
-"""FlashAttention-2 style: keeps only the log-sum-exp, rebuilds P from it, and uses D = rowsum(d_out * out)."""
+"""A right file of ours until stop 57 (flash_style_lse; it keeps the row max and sum now):
+FlashAttention-2's backward rebuilding P = exp(S - logsumexp(S)). Two equal allowed scores of
+-1e20 get weight 1 each, not 1/2: out there float64's spacing is 16384, so the log 2 that
+logsumexp adds to the max rounds away, and dv doubles. An example has them now; this file keeps
+it caught."""
+KATA = "attention_backward"
+ROUTE = "dojo test"
+EXPECT = "is wrong"  # what the verdict must say
+
 import numpy as np
 
 
