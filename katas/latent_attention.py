@@ -47,8 +47,9 @@ def latent_attention(x, w_dkv, w_uk, w_uv, w_q, w_qr, w_kr, w_o, num_heads, posi
     - anything contains NaN or inf;
     - a score that takes part in the softmax (j <= i) is not finite;
     - out is not finite when computed in the order of the formulas above.
-    Left open: a future (blocked) score that overflows; inputs where another order of the
-    matrix products would give a finite out although the order above overflows.
+    Left open: a future (blocked) score that overflows; a dot product that overflows although
+    the score (divided by sqrt(d_h + d_r)) is finite; inputs where another order of the matrix
+    products would give a finite out although the order above overflows.
 
     NumPy only: do not import torch, jax, tensorflow, scipy or sklearn.
 
