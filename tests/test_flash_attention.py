@@ -241,6 +241,14 @@ _FAR_BELOW = {
 # one block as wide as no array can be (drawn one block size in 18: a run missed it, stop 56's
 # rehearsal, and a buffer of (n, block_size) passed that run's examples)
 @example(case={**_EXAMPLE, "block_size": 2**31 - 1, "causal": False})
+# the largest NumPy block sizes: the number of blocks (m + block_size - 1) // block_size worked out
+# in the block size's own type wraps around, and no block runs (a blind hostile round, stop 57)
+@example(case={**_EXAMPLE, "block_size": np.int32(2**31 - 1), "causal": True})
+@example(case={**_EXAMPLE, "block_size": np.int64(2**63 - 1), "causal": False})
+@example(case={**_EXAMPLE, "block_size": np.uint64(2**64 - 1), "causal": True})
+# q's and k's entries sum past float64's largest (1e308 twice), their scores are 0: a check for NaN
+# or inf written as np.isfinite(a.sum()) refuses this valid input (a blind hostile round, stop 57)
+@example(case={"q": np.array([[1e308, 1e308, 0.0, 0.0]]), "k": np.array([[0.0, 0.0, 1e308, 1e308], [0.0, 0.0, 1e308, -1e308], [0.0, 0.0, 0.0, 0.0]]), "v": np.array([[1.0], [3.0], [8.0]]), "block_size": 2, "causal": True})
 def test_matches_torch_for_any_block_size(kata, case):
     """out matches torch's scaled_dot_product_attention for block sizes 1, m, more than m and ones that do not divide m, causal or not, scores far below zero (from about -1e9 down to the edge of overflow) included"""
     out, lse = run(kata, **case)

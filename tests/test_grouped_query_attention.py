@@ -289,6 +289,9 @@ _EXAMPLE = dict(  # n=3, d_model=2, num_heads=4, num_kv_heads=2, d_k=1, d_v=2, d
 # equal allowed scores far below (about -1.2e24, from x of 2**40): weights 1/3 each, where
 # exp(s - logsumexp(s)) gives 1 each (the log 3 rounds away out there; stop 56)
 @example(case={"x": np.array([[2.0**40, 0.0], [2.0**40, 0.0], [2.0**40, 1.0]]), "w_q": np.array([[1.0], [0.0]]), "w_k": np.array([[-1.0], [0.0]]), "w_v": np.array([[0.0], [1.0]]), "w_o": np.array([[1.0]]), "num_heads": 1, "num_kv_heads": 1, "causal": False})
+# 1030 tokens, causal: past a causal mask precomputed for 1024 positions (a blind hostile round,
+# stop 57: sizes stopped at 256 here; 2100 tokens, past 2048, cost 4 s a verdict)
+@example(case={"x": np.round(np.random.default_rng(76).standard_normal((1030, 4)), 2), "w_q": np.round(np.random.default_rng(77).standard_normal((4, 4)), 2), "w_k": np.round(np.random.default_rng(78).standard_normal((4, 2)), 2), "w_v": np.round(np.random.default_rng(79).standard_normal((4, 2)), 2), "w_o": np.round(np.random.default_rng(80).standard_normal((4, 4)), 2), "num_heads": 2, "num_kv_heads": 1, "causal": True})
 def test_matches_torch_with_enable_gqa(kata, case):
     """Matches torch's scaled_dot_product_attention with enable_gqa=True (query head h uses kv head h // g), causal or not, for ordinary, large and far-below-zero scores (from about -1e9 down to the edge of overflow)"""
     compare(run(kata, case), torch_answer(case), case, said("part.against-torch"))

@@ -170,6 +170,13 @@ def problems(draw, kind=None, masked=None):
 # since the log 2 in logsumexp is below float64's spacing out there (stop 56: a right file of ours)
 @example(case={"q": np.array([[1e20]]), "k": np.array([[-1.0], [-1.0], [0.5]]), "v": np.array([[1.0], [3.0], [7.0]]),
                "mask": np.array([[True, True, False]])})
+# 520 queries and 530 keys: loops over query chunks or key blocks of 512 that drop the rest (a
+# blind hostile round, stop 57: sizes stopped at 512 here)
+@example(case={"q": np.round(np.random.default_rng(81).standard_normal((520, 4)), 2), "k": np.round(np.random.default_rng(82).standard_normal((530, 4)), 2), "v": np.round(np.random.default_rng(83).standard_normal((530, 2)), 2), "mask": None})
+# q's and k's entries sum past float64's largest (1e308 twice), their scores are 0: a check for NaN
+# or inf written as np.isfinite(a.sum()) refuses this valid input (a blind hostile round, stop 57)
+@example(case={"q": np.array([[1e308, 1e308, 0.0, 0.0]]), "k": np.array([[0.0, 0.0, 1e308, 1e308], [0.0, 0.0, 1e308, -1e308], [0.0, 0.0, 0.0, 0.0]]),
+               "v": np.array([[1.0], [3.0], [8.0]]), "mask": None})
 def test_matches_torch_attention(kata, case):
     """Matches torch's scaled_dot_product_attention, with and without a mask, for ordinary, large (~1e4) and far-below-zero scores (from about -1e9 down to the edge of overflow)"""
     out, weights = run(kata, **case)

@@ -229,6 +229,9 @@ def _example():
 # a context of 600 over 38 pages of 16: past vLLM-style partitions of 512 tokens (stop 55's blind round)
 @example(case={"q": np.round(np.random.default_rng(73).standard_normal((3, 4)), 2), "k_pages": np.round(np.random.default_rng(74).standard_normal((40, 16, 4)), 2), "v_pages": np.round(np.random.default_rng(75).standard_normal((40, 16, 2)), 2),
                "block_table": np.random.default_rng(76).permutation(40)[:38], "context_len": 600})
+# q's and k's entries sum past float64's largest (1e308 twice), their scores are 0: a check for NaN
+# or inf written as np.isfinite(a.sum()) refuses this valid input (a blind hostile round, stop 57)
+@example(case={"q": np.array([[1e308, 1e308, 0.0, 0.0]]), "k_pages": np.concatenate([np.array([[0.0, 0.0, 1e308, 1e308], [0.0, 0.0, 1e308, -1e308], [0.0, 0.0, 0.0, 0.0]]), np.zeros((1, 4))]).reshape(2, 2, 4), "v_pages": np.concatenate([np.array([[1.0], [3.0], [8.0]]), [[5.0]]]).reshape(2, 2, 1), "block_table": np.array([1, 0]), "context_len": 3})
 def test_matches_torch_on_the_gathered_cache_with_the_mask_aligned_bottom_right(kata, case):
     """Matches torch: the used slots gathered through the block table, then scaled_dot_product_attention with causal_lower_right(n, m), for ordinary and large (~1e4) scores"""
     out = run(kata, **case)
