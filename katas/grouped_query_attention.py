@@ -41,6 +41,8 @@ def grouped_query_attention(x, w_q, w_k, w_v, w_o, num_heads, num_kv_heads, caus
     - w_o's row count is not num_heads * d_v;
     - anything contains NaN or inf;
     - a score that takes part in the softmax overflows to inf.
+    (Out of contract: values x w_v so large that a weighted sum overflows before it is divided
+    by the row's sum.)
 
     NumPy only: do not import torch, jax, tensorflow, scipy or sklearn.
 

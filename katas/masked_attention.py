@@ -26,7 +26,8 @@ def scaled_dot_product_attention(q, k, v, mask=None):
       (no broadcasting);
     - a query row has no allowed key;
     - a score that takes part in the softmax overflows to inf.
-    (What happens when only a blocked score overflows is left open.)
+    (What happens when only a blocked score overflows is left open. Out of contract: |v| so
+    large that a weighted sum overflows before it is divided by the row's sum.)
 
     NumPy only: do not import torch, jax, tensorflow, scipy or sklearn.
 

@@ -32,7 +32,8 @@ def sliding_window_attention(q, k, v, window, num_sinks=0):
     - q, k or v contains NaN or inf (anywhere, even in a key no query sees);
     - window is not an int >= 1, or num_sinks not an int >= 0 (a bool or a float is not an int);
     - a score that takes part in the softmax (an allowed one) overflows to inf.
-    (What happens when only a blocked score overflows is left open.)
+    (What happens when only a blocked score overflows is left open. Out of contract: |v| so
+    large that a weighted sum overflows before it is divided by the row's sum.)
 
     NumPy only: do not import torch, jax, tensorflow, scipy or sklearn.
 

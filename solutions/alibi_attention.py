@@ -43,7 +43,8 @@ def alibi_attention(q, k, v):
     - there are fewer keys than queries (m < n);
     - q, k or v contains NaN or inf;
     - a score that takes part in the softmax (bias included) overflows to inf.
-    (What happens when only a blocked, future score overflows is left open.)
+    (What happens when only a blocked, future score overflows is left open. Out of contract: |v| so
+    large that a weighted sum overflows before it is divided by the row's sum.)
 
     NumPy only: do not import torch, jax, tensorflow, scipy or sklearn.
 

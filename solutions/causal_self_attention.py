@@ -25,6 +25,8 @@ def causal_self_attention(x, w_q, w_k, w_v):
     - w_q and w_k have different widths, or a width is 0;
     - anything contains NaN or inf;
     - a score that takes part in the softmax overflows to inf.
+    (Out of contract: values x w_v so large that a weighted sum overflows before it is divided
+    by the row's sum.)
 
     NumPy only: do not import torch, jax, tensorflow, scipy or sklearn.
 

@@ -153,6 +153,10 @@ def sequences(draw, kind=None, min_len=1):
 # equal allowed scores far below (about -1.2e24, from x of 2**40): weights 1/3 each, where
 # exp(s - logsumexp(s)) gives 1 each (the log 3 rounds away out there; stop 56)
 @example(case={"x": np.array([[2.0**40, 0.0], [2.0**40, 0.0], [2.0**40, 1.0]]), "w_q": np.array([[1.0], [0.0]]), "w_k": np.array([[-1.0], [0.0]]), "w_v": np.array([[0.0], [1.0]])})
+# query 0's one allowed score is exactly finfo.min: a finfo.min fill of the future ties with it
+# and takes half the weight (a blind hostile round, stop 57; multihead had this since stop 56)
+@example(case={"x": np.array([[1.0, 0.0], [1.0, 1.0]]), "w_q": np.array([[S.FINFO_MIN_FACTORS[0]], [0.0]]),
+               "w_k": np.array([[S.FINFO_MIN_FACTORS[1]], [-S.FINFO_MIN_FACTORS[1]]]), "w_v": np.array([[1.0], [1.0]])})
 def test_matches_torch_causal_self_attention(kata, case):
     """Matches torch (projections, then scaled_dot_product_attention with is_causal=True), for ordinary, large (~1e4) and far-below-zero scores (from about -1e9 down to the edge of overflow)"""
     out, weights = run(kata, **case)
