@@ -22,6 +22,7 @@ def sliding_window_attention(q, k, v, window, num_sinks=0):
     v : (m, d_v) values of all m tokens so far
     window : int >= 1 (a Python or NumPy integer; bool and float are rejected); may exceed m
     num_sinks : int >= 0 (same types); may exceed m: then every past key is a sink
+    (a window or num_sinks above 2**63 - 1 is outside the contract)
 
     Returns out, a float64 array of shape (n, d_v). No input is modified.
 

@@ -430,9 +430,9 @@ def bad_num_heads(draw):
     how = draw(st.sampled_from(["bool", "float", "zero", "negative", "does not divide E"]))
     if how == "bool":
         case = build(case["x"].shape[0], case["x"].shape[1], 1, E, 1.0, "none", case["causal"], draw(S.SEEDS))
-        case["num_heads"] = True
+        case["num_heads"] = draw(st.sampled_from([True, np.True_]))  # isinstance(h, bool) misses np.True_
     elif how == "float":
-        case["num_heads"] = float(case["num_heads"])
+        case["num_heads"] = draw(st.sampled_from([float, np.float32]))(case["num_heads"])  # (stop 57)
     elif how == "zero":
         case["num_heads"] = 0
     elif how == "negative":

@@ -608,9 +608,9 @@ def a_bad_num_heads(draw):
     if how == "bool":
         z = sizes_of(case)
         case = build(dict(z, d_head=z["h"] * z["d_head"], h=1), "none", 1.0, draw(S.SEEDS))
-        case["num_heads"] = True
+        case["num_heads"] = draw(st.sampled_from([True, np.True_]))  # isinstance(h, bool) misses np.True_
     elif how == "float":
-        case["num_heads"] = float(h)
+        case["num_heads"] = draw(st.sampled_from([float, np.float32]))(h)  # (stop 57)
     elif how == "zero":
         case["num_heads"] = 0
     elif how == "negative":

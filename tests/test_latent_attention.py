@@ -474,10 +474,10 @@ def num_heads_bool_or_float(draw):
     """A call valid except that num_heads is True (for one head) or a float like 2.0."""
     if draw(BOOLS):
         case = build(*_spec(draw, ONE_HEAD_SIZES))
-        case["num_heads"] = True
+        case["num_heads"] = draw(st.sampled_from([True, np.True_]))  # isinstance(h, bool) misses np.True_
         return bad_call(case, message(f"{M}.because.num-heads-bool", value="True"))
     case = draw(PROBLEMS)
-    case["num_heads"] = float(case["num_heads"])
+    case["num_heads"] = draw(st.sampled_from([float, np.float32]))(case["num_heads"])  # (stop 57)
     return bad_call(case, message(f"{M}.because.num-heads-type", value=repr(case["num_heads"]), type="float"))
 
 

@@ -529,22 +529,24 @@ def bad_call(case, because: dict) -> tuple[dict, dict]:
 def num_heads_bool_or_float(draw):
     """A call that is valid except that num_heads is True (for one head) or a float like 2.0."""
     if draw(BOOLS):
+    # NumPy's bool and float32 too: isinstance(h, (bool, float)) lets them through (stop 57)
         case = draw(ONE_HEAD_PROBLEMS)
-        case["num_heads"] = True
+        case["num_heads"] = draw(st.sampled_from([True, np.True_]))
     else:
         case = draw(PROBLEMS)
-        case["num_heads"] = float(case["num_heads"])
+        case["num_heads"] = draw(st.sampled_from([float, np.float32]))(case["num_heads"])
     return case
 
 
 @prop(case=num_heads_bool_or_float())
 @example(case={**_EXAMPLE, "num_heads": 2.0, "causal": False})
+@example(case={**_EXAMPLE, "num_heads": np.float32(2.0), "causal": True})
 def test_rejects_a_bool_or_float_num_heads(kata, case):
     """num_heads that is a bool (True) or a float (2.0) raises ValueError, even though the shapes would fit"""
     h = case["num_heads"]
     expect_value_error(
         _call(kata, case),
-        message(f"{M}.because.num-heads-bool" if isinstance(h, bool) else f"{M}.because.num-heads-type",
+        message(f"{M}.because.num-heads-bool" if isinstance(h, (bool, np.bool_)) else f"{M}.because.num-heads-type",
                 value=repr(h), type=type(h).__name__),
     )
 

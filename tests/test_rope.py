@@ -376,6 +376,10 @@ def positions_of_wrong_shape(draw):
         "one too many": np.append(p, 3),
         "(1, n)": p[None].copy(),
         "(n, 1)": p[:, None].copy(),
+        # a 0-d array or a NumPy scalar: np.atleast_1d turns it into (1,) and it broadcasts over
+        # every row (a blind hostile round, stop 57)
+        "()": np.asarray(p[0]),
+        "np.int64": np.int64(p[0]),
     }
     if p.size >= 2:
         shapes["one too few"] = p[:-1].copy()
@@ -388,6 +392,7 @@ _SHAPE_NAMES = {"one too many": said("part.one-too-many"), "one too few": said("
 
 
 @prop(bad=positions_of_wrong_shape())
+@example(bad=(PROBE(), "()", np.asarray(3)))
 def test_rejects_positions_not_of_shape_n(kata, bad):
     """positions whose shape is not exactly (n,) raises ValueError (no broadcasting)"""
     case, name, positions = bad
@@ -425,7 +430,9 @@ def test_rejects_a_negative_position(kata, case, seed):
     expect_value_error(lambda: kata(**dict(case, positions=p)), said("because.negative", i=i, value=p[i]))
 
 
-@prop(case=problems(), base=st.sampled_from([0.0, -10000.0, -2.0, np.inf, np.nan, -np.inf]))
+# and the string "10000": float(base) takes it (a blind hostile round, stop 57)
+@prop(case=problems(), base=st.sampled_from([0.0, -10000.0, -2.0, np.inf, np.nan, -np.inf, "10000"]))
+@example(case=PROBE(), base="10000")
 def test_rejects_a_base_that_is_not_a_finite_positive_number(kata, case, base):
-    """base of 0, below 0, inf or NaN raises ValueError"""
+    """base of 0, below 0, inf or NaN, or not a number (the string "10000") raises ValueError"""
     expect_value_error(lambda: kata(**dict(case, base=base)), said("because.base", base=base))

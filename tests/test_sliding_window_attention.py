@@ -396,6 +396,8 @@ NUMPY_INTS = st.sampled_from([np.int64, np.int32, np.int16, np.intp, np.uint64, 
 
 @prop(case=problems(kind="ordinary"), form=NUMPY_INTS)
 @example(case=dict(_THREE_NEW_OF_EIGHT, window=10), form=np.uint64)  # a window past the first query: p - window < 0
+# the largest window and sink count the contract allows (a blind hostile round, stop 57)
+@example(case=dict(_THREE_NEW_OF_EIGHT, window=2**63 - 1, num_sinks=2**63 - 1), form=np.int64)
 def test_accepts_numpy_integers_for_window_and_num_sinks(kata, case, form):
     """window and num_sinks given as NumPy integers (np.int64, np.uint64, ...) are ints and give the same answer"""
     call = dict(args(case), window=form(case["window"]), num_sinks=form(case["num_sinks"]))
