@@ -12,6 +12,8 @@ def apply_rope(x, positions, base=10000.0, interleaved=False):
     p = np.asarray(positions)
     if p.shape != (n,) or p.dtype.kind not in "iu" or np.any(p < 0):
         raise ValueError("positions must be n non-negative integers")
+    if isinstance(base, (str, bytes)):  # float() would take "10000"
+        raise ValueError("base must be a number")
     try:
         b = float(base)
     except (TypeError, ValueError):

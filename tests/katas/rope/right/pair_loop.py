@@ -20,7 +20,9 @@ def apply_rope(x, positions, base=10000.0, interleaved=False):
         raise ValueError("positions must have an integer dtype")
     if (pos < 0).any():
         raise ValueError("positions must be >= 0")
-    if isinstance(base, (bool, np.bool_)) or not math.isfinite(base) or base <= 0:
+    if isinstance(base, (bool, np.bool_)) or not isinstance(base, (int, float, np.integer, np.floating)):
+        raise ValueError("base must be a number")
+    if not math.isfinite(base) or base <= 0:
         raise ValueError("base must be finite and > 0")
     out = np.zeros((n, d))
     for r in range(n):

@@ -23,6 +23,8 @@ def apply_rope(x, positions, base=10000.0, interleaved=False):
         raise ValueError("positions must be integers")
     if positions.min() < 0:
         raise ValueError("negative position")
+    if not isinstance(base, (int, float, np.integer, np.floating)):
+        raise ValueError("base must be a number")
     if not np.isfinite(base) or not base > 0:
         raise ValueError("bad base")
     inv_freq = 1.0 / (base ** (np.arange(0, d, 2, dtype=np.float64) / d))
