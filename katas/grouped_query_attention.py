@@ -22,7 +22,7 @@ def grouped_query_attention(x, w_q, w_k, w_v, w_o, num_heads, num_kv_heads, caus
     w_o           : (num_heads * d_v, d_out)
     num_heads     : a positive int (a Python int, or a NumPy integer of 32 or 64 bits; bool
                     and float are rejected)
-    num_kv_heads  : a positive int that divides num_heads (the same types)
+    num_kv_heads  : a positive int that divides num_heads (of num_heads's type)
     causal        : if true, position i attends only to positions j <= i
 
     Query head h uses columns [h*d_k, (h+1)*d_k) of x w_q; kv head c uses columns

@@ -459,19 +459,13 @@ def array_likes(draw):
     return {"call": case, "forms": forms}
 
 
-#: num_kv_heads's type beside num_heads's: the same, or a mixed pair of signed and unsigned (np.int64
-#: with np.uint64 makes np.uint64 // np.int64 a float64, and an answer that never casts to int
-#: fails; a blind hostile round, stop 57: both always came as one type).
-_MIXED = {True: S.AsNumpyInt("uint64"), False: np.int64}
-
-
-@prop(case=array_likes(), as_int=st.tuples(S.INT_TYPES, st.sampled_from(["same", "mixed"])))
+# num_kv_heads comes as num_heads's type, as the contract says: a mixed pair (np.uint64 // np.int64
+# is a float64) broke two of our own right files and a blind round's file (stop 57).
+@prop(case=array_likes(), as_int=S.INT_TYPES)
 def test_accepts_array_likes_returns_float64_and_leaves_inputs_alone(kata, case, as_int):
     """Accepts lists, integer and float32 arrays (any memory layout), and the head counts as NumPy integers; returns float64 out (n, d_out) and weights (num_heads, n, n); never writes into its inputs"""
     for forms in _forms_tried(case["forms"]):
-        as_h, pairing = as_int
-        as_kv = as_h if pairing == "same" else _MIXED[as_h in (int, np.int64, np.int32)]
-        given = {"num_heads": as_h(case["call"]["num_heads"]), "num_kv_heads": as_kv(case["call"]["num_kv_heads"])}
+        given = {"num_heads": as_int(case["call"]["num_heads"]), "num_kv_heads": as_int(case["call"]["num_kv_heads"])}
         values = {}
         for name, form in forms.items():
             given[name], values[name] = S.as_form(case["call"][name], form)

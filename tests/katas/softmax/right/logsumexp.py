@@ -1,4 +1,6 @@
-"""Through log-softmax: x - logsumexp(x), with the max taken out of the log-sum."""
+"""Through log-softmax: (x - max) - log(sum(exp(x - max))), as torch's log_softmax computes it.
+(Until stop 57 it added the max back first, x - (max + log(sum)): with two equal logits of 1e20
+the log 2 rounds away in max + log 2, and each got 1.)"""
 import numpy as np
 
 
@@ -15,5 +17,5 @@ def softmax(x, axis=-1):
     m = np.max(x, axis=axis, keepdims=True)
     if (m == -np.inf).any():
         raise ValueError("all -inf slice")
-    lse = m + np.log(np.sum(np.exp(x - m), axis=axis, keepdims=True))
-    return np.exp(x - lse)
+    shifted = x - m
+    return np.exp(shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True)))
