@@ -631,7 +631,7 @@ def test_the_diff_is_locked_until_the_kata_passes_or_is_revealed(sandbox):
     r = sandbox.run("compare", "softmax", "--no-speed", "--reveal")
     code = section(r.out, 4)
     assert "--- solutions/softmax.py (reference)" in code and "+++ katas/softmax.py (yours)" in code
-    assert "+    lse = m + np.log(np.sum(np.exp(x - m), axis=axis, keepdims=True))" in code
+    assert "+    shifted = x - m" in code
     assert "recorded in your progress as a give-up" in code
     entry = state(sandbox)
     assert entry["revealed"] is True and entry["gave_up"] is True and entry["solved"] is False
