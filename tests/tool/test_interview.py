@@ -570,7 +570,7 @@ def test_in_a_real_terminal_the_countdown_redraws_and_a_save_is_judged(sandbox, 
         return subprocess.run(tmux + ["capture-pane", "-p", "-J", "-t", "dojo"],
                               capture_output=True, text=True).stdout
 
-    def wait_for(pattern: str, timeout: float = 30) -> re.Match:
+    def wait_for(pattern: str, timeout: float = 90) -> re.Match:  # as Live.wait_for
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             match = re.search(pattern, screen())
@@ -588,6 +588,8 @@ def test_in_a_real_terminal_the_countdown_redraws_and_a_save_is_judged(sandbox, 
         wait_for(r"⏱ 1:15 used · 8:45 left")
         assert screen().count("⏱") == 1  # one line, redrawn in place
         attempt.write_text(nan_bug.read_text())
+        # the first verdict starts the warm judge (torch's import): 26 s in a CI rehearsal beside
+        # the suite's other worker, and past the old 30 s deadline once (stop 57)
         wait_for(rf"\[1:15\] checking…\n  {N - 1} of {N} properties pass")
         wait_for(rf"⏱ 1:15 used · 8:45 left │ {N - 1} of {N} properties pass")
         subprocess.run(tmux + ["send-keys", "-t", "dojo", "q"], check=True)
