@@ -40,6 +40,7 @@ def batched_multihead_attention(x, in_proj_weight, in_proj_bias, out_proj_weight
     - key_padding_mask is not of dtype bool or its shape is not (B, n) (no broadcasting);
     - any input contains NaN or inf;
     - a projection, a score that takes part in a softmax, or out is not finite (overflow).
+    (Left open: what happens when only a blocked score, of a padded or a future key, overflows.)
 
     NumPy only: do not import torch, jax, tensorflow, scipy or sklearn.
 

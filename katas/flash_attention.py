@@ -42,7 +42,8 @@ def flash_attention(q, k, v, block_size, causal=False):
     - causal is set and m < n;
     - a score that takes part in the softmax overflows to inf.
     (Out of contract: |v| so large that a block's weighted sum overflows. Left open: what happens
-    when only a blocked, future score overflows.)
+    when only a blocked, future score overflows, or when q kᵀ overflows although the score, divided
+    by sqrt(d_k), is finite.)
 
     NumPy only: do not import torch, jax, tensorflow, scipy or sklearn.
 

@@ -35,7 +35,7 @@ def multihead_attention(x, w_q, w_k, w_v, w_o, num_heads, causal=False):
     - anything contains NaN or inf;
     - a score that takes part in the softmax overflows to inf.
     (Out of contract: values x w_v so large that a weighted sum overflows before it is divided
-    by the row's sum.)
+    by the row's sum. Left open: what happens when only a blocked, future score overflows.)
 
     NumPy only: do not import torch, jax, tensorflow, scipy or sklearn.
 

@@ -54,7 +54,8 @@ def speculative_verify(draft_tokens, q, p, u_accept, u_sample):
     q[i, x_i], or a u_sample within 1e-9 of a positive cumulative C_t of the distribution it
     is drawn from (rounding decides); a rejection whose residual has a mass below 1e-6 (for
     exact distributions it is at least q(x) - p(x) > 0, but rows summing to 1 only within
-    1e-6 can make it vanish); a 0-d array as u_sample.
+    1e-6 can make it vanish); a 0-d array as u_sample; a p[i, x_i] or q[i, x_i] below 1e-300
+    (subnormal: u_accept[i] * q[i, x_i] < p[i, x_i] and the ratio round differently there).
 
     NumPy only: do not import torch, jax, tensorflow, scipy or sklearn.
 

@@ -236,6 +236,10 @@ _EXAMPLE = {
 # each, since the log 2 is below float64's spacing out there (stop 57: a right file of ours)
 @example(case={"q": np.array([[1e20]]), "k": np.array([[-1.0], [-1.0], [0.5]]), "v": np.array([[1.0], [3.0], [7.0]]),
                "d_out": np.array([[1.0]]), "mask": np.array([[True, True, False]])})
+# an allowed score of exactly finfo.min (S.FINFO_MIN_FACTORS): a blocked key filled with finfo.min
+# instead of -inf ties with it and takes half the weight (a blind hostile round, stop 58)
+@example(case={"q": np.array([[S.FINFO_MIN_FACTORS[0]]]), "k": np.array([[S.FINFO_MIN_FACTORS[1]], [1.0]]),
+               "v": np.array([[1.0], [5.0]]), "d_out": np.array([[1.0]]), "mask": np.array([[True, False]])})
 def test_matches_torch_autograd(kata, case):
     """Matches torch autograd through scaled_dot_product_attention (float64), with and without a mask, for ordinary, large and far-below-zero scores (from about -1e9 down to the edge of overflow)"""
     want = torch_gradients(case["q"], case["k"], case["v"], case["d_out"], case["mask"])
@@ -518,6 +522,10 @@ def with_an_overflowing_gradient(draw):
 
 
 @prop(case=with_an_overflowing_gradient())
+# dk alone overflows (q ~1e308 over two keys ~1e-308 with opposite values): dq, dv and the scores
+# stay finite, and an answer that checks dq and dv only returns inf (stop 58's blind round)
+@example(case={"q": np.array([[1e308], [1e308]]), "k": np.array([[1e-308], [-1e-308]]), "v": np.array([[1.0], [-1.0]]),
+               "d_out": np.array([[10.0], [10.0]]), "mask": None})
 def test_rejects_a_gradient_that_overflows(kata, case):
     """Finite inputs whose gradients overflow (d_out and v ~1e200, so dP ~1e400; or d_out ~1e308 over one key, so dv alone) raise ValueError instead of returning inf or NaN"""
     expect_value_error(

@@ -350,6 +350,11 @@ _EXAMPLE = {"log_probs": _TIED, "start": 1, "eos": 0, "beam_width": 2, "max_len"
 @example(case=dict(_EXAMPLE, length_penalty=1.0, max_len=4))
 @example(case={"log_probs": np.zeros((1, 1)), "start": 0, "eos": 0, "beam_width": 3, "max_len": 5,
                "length_penalty": 0.0})
+# a log-probability of -1e300 (any finite one is valid): EOS candidates masked with a finite fill
+# (-1e9, -1e30, ...) before the live beams are chosen rank above it, and one becomes live (a blind
+# hostile round, stop 58: the drawn log-probabilities stay above about -30)
+@example(case={"log_probs": np.array([[-1e300, -1.0], [-1.0, -1.0]]), "start": 0, "eos": 1, "beam_width": 2,
+               "max_len": 2, "length_penalty": 0.0})
 def test_matches_hugging_face_beam_search_in_torch(kata, case):
     """Matches torch with Hugging Face's BeamSearchScorer (top 2B candidates, EOS finished iff its rank < B, live beams added at max_len, final score raw / length^alpha)"""
     check_searched(case, run(kata, case), want_of(case))
@@ -394,6 +399,11 @@ def test_an_eos_candidate_finishes_only_within_the_top_b(kata, case):
 
 @prop(case=cases(kind="quarters"))
 @example(case=_EXAMPLE)
+# two finished hypotheses tie at -0.5 for the last of B = 2 places: the earlier one ([0], at step 1)
+# keeps it; a best-B list that drops the earliest of tied scores, as Hugging Face's
+# BeamHypotheses does, keeps [1, 0] (a blind hostile round, stop 58: caught in 2 runs of 3)
+@example(case={"log_probs": np.array([[-0.5, 0.0, -0.75], [-0.5, -1.0, -0.25], [0.0, -1.0, -1.0]]), "start": 0,
+               "eos": 0, "beam_width": 2, "max_len": 3, "length_penalty": 0.0})
 def test_ties_go_to_the_earlier_beam_then_the_lower_token(kata, case):
     """Exactly tied candidates rank by the earlier beam, then the lower token; tied hypotheses end by the earlier step, then the lower rank"""
     check_searched(case, run(kata, case), want_of(case), focus("ties", case))

@@ -249,6 +249,14 @@ _FAR_BELOW = {
 # q's and k's entries sum past float64's largest (1e308 twice), their scores are 0: a check for NaN
 # or inf written as np.isfinite(a.sum()) refuses this valid input (a blind hostile round, stop 57)
 @example(case={"q": np.array([[1e308, 1e308, 0.0, 0.0]]), "k": np.array([[0.0, 0.0, 1e308, 1e308], [0.0, 0.0, 1e308, -1e308], [0.0, 0.0, 0.0, 0.0]]), "v": np.array([[1.0], [3.0], [8.0]]), "block_size": 2, "causal": True})
+# an allowed score of exactly finfo.min (A * B, S.FINFO_MIN_FACTORS): a future key filled with
+# finfo.min instead of -inf ties with it and takes half the weight (a blind hostile round, stop 58)
+@example(case={"q": np.array([[S.FINFO_MIN_FACTORS[0]], [1.0]]), "k": np.array([[S.FINFO_MIN_FACTORS[1]], [1.0]]), "v": np.array([[1.0], [5.0]]), "block_size": 2, "causal": True})
+# two equal scores of 1e10: weights 1/2 each, where exp(s - lse) with lse = max + log(sum) loses
+# the log 2 to rounding (stop 58's blind round: a two-pass answer off by 1.4e-6)
+@example(case={"q": np.array([[1e5]]), "k": np.array([[1e5], [1e5]]), "v": np.array([[1.0], [5.0]]), "block_size": 1, "causal": False})
+# 1025 queries: a loop over query tiles of 1024 counted as n // 1024 drops the last one (stop 58)
+@example(case={"q": np.round(np.random.default_rng(81).standard_normal((1025, 2)), 2), "k": np.round(np.random.default_rng(82).standard_normal((1025, 2)), 2), "v": np.round(np.random.default_rng(83).standard_normal((1025, 2)), 2), "block_size": 100, "causal": True})
 def test_matches_torch_for_any_block_size(kata, case):
     """out matches torch's scaled_dot_product_attention for block sizes 1, m, more than m and ones that do not divide m, causal or not, scores far below zero (from about -1e9 down to the edge of overflow) included"""
     out, lse = run(kata, **case)

@@ -186,8 +186,9 @@ _FAR_BELOW = {
 @example(case=_FAR_BELOW)
 # an allowed score of exactly finfo.min: a fill of finfo.min ties with it (stop 54's blind round)
 @example(case={"q": np.array([[np.finfo(np.float64).min], [1.0]]), "k": np.array([[1.0], [1.0]]), "v": np.array([[1.0], [5.0]])})
-# 1100 keys: past nanoGPT's causal mask precomputed for block_size = 1024 (stop 55's blind round)
-@example(case={"q": np.round(np.random.default_rng(64).standard_normal((3, 4)), 2), "k": np.round(np.random.default_rng(65).standard_normal((1100, 4)), 2), "v": np.round(np.random.default_rng(66).standard_normal((1100, 2)), 2)})
+# 2100 keys: past nanoGPT's causal mask precomputed for block_size = 1024 (stop 55's blind round)
+# and past one precomputed for 2048 positions (stop 58's); 3 queries keep it cheap
+@example(case={"q": np.round(np.random.default_rng(64).standard_normal((3, 4)), 2), "k": np.round(np.random.default_rng(65).standard_normal((2100, 4)), 2), "v": np.round(np.random.default_rng(66).standard_normal((2100, 2)), 2)})
 # two equal allowed scores of -1e20 at the top: weights 1/2 each, where exp(s - logsumexp(s))
 # gives 1 each (the log 2 rounds away out there; stop 56)
 @example(case={"q": np.array([[1e20]]), "k": np.array([[-1.0], [-1.0], [-2.0]]), "v": np.array([[1.0], [3.0], [7.0]])})

@@ -215,10 +215,19 @@ _NEAR_TIE = dict(_TIED, x=np.array([[1.0, 0.0], [0.0, 1.0]]), top_k=1,
                  w_router=np.array([[1.0, 1.0 + 3e-8, 0.0, -1.0], [-0.5, -0.5 - 1.5e-8, 0.25, 0.0]]))
 
 
+#: Router logits near -1e300, all of them: picking the top_k by argmax and masking each pick with a
+#: finite fill (-1e9, -1e30, ...) picks expert 0 twice, since the fill is above every other logit
+#: (a blind hostile round, stop 58: the drawn logits stay within a few thousand of 0).
+_FAR_BELOW = {"x": np.array([[1e150, 1.0]]), "w_router": np.array([[-1.0, -2.0, -3.0], [0.0, 0.0, 0.0]]) * 1e150,
+              "w1": np.stack([np.array([[1e-150, 0.0], [0.0, 1.0]]) * f for f in (1.0, 2.0, 3.0)]),
+              "w2": np.stack([np.eye(2) * f for f in (1.0, -1.0, 0.5)]), "top_k": 2}
+
+
 @prop(case=cases())
 @example(case=_TIED)
 @example(case=dict(_TIED, top_k=1))
 @example(case=_NEAR_TIE)
+@example(case=_FAR_BELOW)
 def test_matches_torch_dense_moe(kata, case):
     """Matches torch computed densely (every expert on every token, combined by a gate matrix: the top_k experts by logit, ties to the lower index, softmax over the chosen logits) and HF Mixtral's aux loss E * sum(f * P)"""
     compare(case, run(kata, case), want_of(case))

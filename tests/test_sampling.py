@@ -266,6 +266,10 @@ _TIED = np.array([[1.0, 3.0, 3.0, 0.5, 3.0], [2.0, -1.0, 2.0, 2.0, 0.0]])
 # a tie under a tiny temperature: z = [0, 0, -1000], probs [0.5, 0.5, 0] (not one-hot)
 @example(case={"logits": np.array([[0.0, 0.0, -0.001]]), "u": np.array([0.7]), "temperature": 1e-6,
                "top_k": None, "top_p": None})
+# top_k above V as an unsigned NumPy integer: V - top_k wraps around in np.uint64, so an answer
+# that drops the last V - top_k tokens drops all but one (a blind hostile round, stop 58)
+@example(case={"logits": np.array([[1.0, 2.0, 3.0]]), "u": np.array([0.1]), "temperature": 1.0,
+               "top_k": np.uint64(4), "top_p": None})
 def test_matches_hugging_face_warpers_in_torch(kata, case):
     """Matches torch with Hugging Face's warper chain (temperature, top-k, shifted top-p, softmax) and the inverse CDF at u"""
     check_sampled(case, run(kata, case), want_of(case))
@@ -398,7 +402,8 @@ def test_rows_thousands_apart_each_normalise(kata, case):
     check_sampled(case, run(kata, case), want_of(case), said("why.rows", about=about(case)))
 
 
-INTEGER_FORMS = ("int", "np.int64", "np.int32")
+#: NumPy integers of every width and sign the contract allows (top_k stays below 256 here).
+INTEGER_FORMS = ("int", "np.int64", "np.int32", "np.uint64", "np.uint32", "np.int16", "np.uint16", "np.uint8")
 
 
 @prop(case=cases(kind="ordinary", top_k="between", top_p=0.9), form=S.INPUT_FORMS, forms=st.sampled_from(INTEGER_FORMS))
@@ -407,7 +412,8 @@ def test_accepts_array_likes_and_numpy_scalars(kata, case, form, forms):
     if 0 < case["temperature"] < 0.05:  # uint8 logits over a tiny temperature: |z| far past 1e4 (left open)
         case = dict(case, temperature=0.5)
     logits, value = S.as_form(case["logits"], form)
-    top_k = {"int": int, "np.int64": np.int64, "np.int32": np.int32}[forms](case["top_k"])
+    top_k = int if forms == "int" else getattr(np, forms[len("np."):])
+    top_k = top_k(case["top_k"])
     temperature = np.float64(case["temperature"]) if case["temperature"] != 1 else 1
     given = dict(case, logits=logits, u=case["u"].tolist(), top_k=top_k, temperature=temperature,
                  top_p=np.float64(case["top_p"]))

@@ -228,6 +228,12 @@ _THREE_NEW_OF_EIGHT = {
 # q's and k's entries sum past float64's largest (1e308 twice), their scores are 0: a check for NaN
 # or inf written as np.isfinite(a.sum()) refuses this valid input (a blind hostile round, stop 57)
 @example(case={"q": np.array([[1e308, 1e308, 0.0, 0.0]]), "k": np.array([[0.0, 0.0, 1e308, 1e308], [0.0, 0.0, 1e308, -1e308], [0.0, 0.0, 0.0, 0.0]]), "v": np.array([[1.0], [3.0], [8.0]]), "window": 2, "num_sinks": 1})
+# an allowed score of exactly finfo.min (S.FINFO_MIN_FACTORS): the future key filled with finfo.min
+# instead of -inf ties with it and takes half the weight (a blind hostile round, stop 58)
+@example(case={"q": np.array([[S.FINFO_MIN_FACTORS[0]], [1.0]]), "k": np.array([[S.FINFO_MIN_FACTORS[1]], [1.0]]), "v": np.array([[1.0], [5.0]]), "window": 4, "num_sinks": 0})
+# two equal scores of 1e10: weights 1/2 each, where exp(s - logsumexp(s)) loses the log 2 to
+# rounding (stop 58's blind round: off by 1.4e-6)
+@example(case={"q": np.array([[1e5]]), "k": np.array([[1e5], [1e5]]), "v": np.array([[1.0], [5.0]]), "window": 2, "num_sinks": 0})
 def test_matches_torch_with_the_window_and_sink_mask(kata, case):
     """Matches torch's scaled_dot_product_attention with the bool mask j <= p_i and (p_i - j < window or j < num_sinks), for ordinary and large (~1e4) scores"""
     out = run(kata, **args(case))
@@ -398,6 +404,11 @@ NUMPY_INTS = st.sampled_from([np.int64, np.int32, np.int16, np.intp, np.uint64, 
 @example(case=dict(_THREE_NEW_OF_EIGHT, window=10), form=np.uint64)  # a window past the first query: p - window < 0
 # the largest window and sink count the contract allows (a blind hostile round, stop 57)
 @example(case=dict(_THREE_NEW_OF_EIGHT, window=2**63 - 1, num_sinks=2**63 - 1), form=np.int64)
+# 40001 keys and one query, the window an np.int16: (m - n) - window worked out in the window's
+# own type overflows int16 (a blind hostile round, stop 58)
+@example(case={"q": np.array([[0.5, -1.0]]), "k": np.round(np.random.default_rng(84).standard_normal((40001, 2)), 2),
+               "v": np.round(np.random.default_rng(85).standard_normal((40001, 2)), 2), "window": 5, "num_sinks": 2},
+         form=np.int16)
 def test_accepts_numpy_integers_for_window_and_num_sinks(kata, case, form):
     """window and num_sinks given as NumPy integers (np.int64, np.uint64, ...) are ints and give the same answer"""
     call = dict(args(case), window=form(case["window"]), num_sinks=form(case["num_sinks"]))

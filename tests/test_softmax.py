@@ -70,8 +70,9 @@ def cases(draw, kind=None):
 @example(case=(np.array([1.0, 2.0, 3.0]), -1))
 @example(case=(np.array([[1.0, 2.0], [3.0, 5.0]]), 0))
 @example(case=(np.random.default_rng(300).normal(size=(2, 300)) * 3.0, -1))  # a long axis in every run
-# 1100 entries: a loop over blocks of 512 that drops the last 76 (a blind hostile round, stop 57)
-@example(case=(np.random.default_rng(301).normal(size=(2, 1100)) * 3.0, -1))
+# 4200 entries: a loop over blocks of 512 that drops the last ones (a blind hostile round, stop
+# 57), and one over chunks of 4096 (stop 58's)
+@example(case=(np.random.default_rng(301).normal(size=(2, 4200)) * 3.0, -1))
 def test_matches_torch_softmax(kata, case):
     """Matches torch.softmax on ordinary, large, mixed-scale and -inf logits, on any axis"""
     x, axis = case

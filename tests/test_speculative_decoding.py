@@ -304,6 +304,17 @@ _ALL_ACCEPTED = {"draft_tokens": np.array([1, 0]), "q": np.array([[0.5, 0.5, 0.0
 @example(case=_ALL_ACCEPTED)
 @example(case={"draft_tokens": [], "q": np.zeros((0, 3)), "p": np.array([[0.0, 0.6, 0.4]]), "u_accept": [],
                "u_sample": 0.0})
+# small but valid probabilities at the draft (a blind hostile round, stop 58): q = 1e-10, where
+# p / (q + 1e-10) halves the ratio and rejects; q = 1e-13, which is not 0 (the draft model can
+# draw it); and a residual of mass 1e-5, where dividing by (sum + 1e-8) moves u_sample = 0.9995
+# past the last token of positive weight
+@example(case={"draft_tokens": np.array([1]), "q": np.array([[1 - 1e-10, 1e-10]]),
+               "p": np.array([[1 - 5e-11, 5e-11], [0.5, 0.5]]), "u_accept": np.array([0.4]), "u_sample": 0.3})
+@example(case={"draft_tokens": np.array([1]), "q": np.array([[1 - 1e-13, 1e-13]]),
+               "p": np.array([[0.5, 0.5], [0.5, 0.5]]), "u_accept": np.array([0.4]), "u_sample": 0.3})
+@example(case={"draft_tokens": np.array([2]), "q": np.array([[0.49, 0.49, 0.02]]),
+               "p": np.array([[0.49 + 5e-6, 0.49 + 5e-6, 0.02 - 1e-5], [1 / 3, 1 / 3, 1 / 3]]),
+               "u_accept": np.array([0.9999]), "u_sample": 0.9995})
 def test_matches_the_torch_verification(kata, case):
     """Matches torch: accept draft i iff u_accept[i] < p[i, x_i] / q[i, x_i], then one token from max(0, p - q) at the first rejection or from p[k], by the inverse CDF at u_sample"""
     check_verified(case, run(kata, case))

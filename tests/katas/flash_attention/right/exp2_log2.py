@@ -1,4 +1,4 @@
-"""FlashAttention-2 style: the online softmax in base 2 (exp2 of log2(e)-scaled scores), lse converted back to the natural log."""
+"""FlashAttention-2 style: the online softmax in base 2 (exp2 of log2(e)-scaled differences from the running max); the scores, the max and lse stay in natural units (until stop 58 it scaled the scores themselves, and an allowed score near finfo.min became -inf there)."""
 import operator
 
 import numpy as np
@@ -25,7 +25,7 @@ def flash_attention(q, k, v, block_size, causal=False):
         raise ValueError("q, k, v shapes do not fit")
     if causal and m < n:
         raise ValueError("causal needs m >= n")
-    q2 = q * (LOG2E / np.sqrt(q.shape[1]))  # scores in log2 units
+    qs = q / np.sqrt(q.shape[1])
     mx = np.full(n, -np.inf)
     l = np.zeros(n)
     o = np.zeros((n, v.shape[1]))
@@ -33,18 +33,19 @@ def flash_attention(q, k, v, block_size, causal=False):
     for j0 in range(0, m, block_size):
         kj, vj = k[j0 : j0 + block_size], v[j0 : j0 + block_size]
         with np.errstate(over="ignore", invalid="ignore"):
-            s2 = q2 @ kj.T
+            s = qs @ kj.T
         if causal:
             ok = np.arange(j0, j0 + len(kj))[None, :] <= qpos[:, None]
-            if not np.isfinite(s2[ok]).all():  # not np.isinf: a NaN score too (stop 55)
+            if not np.isfinite(s[ok]).all():  # not np.isinf: a NaN score too (stop 55)
                 raise ValueError("score overflow")
-            s2 = np.where(ok, s2, -np.inf)
-        elif not np.isfinite(s2).all():
+            s = np.where(ok, s, -np.inf)
+        elif not np.isfinite(s).all():
             raise ValueError("score overflow")
-        mj = np.maximum(mx, s2.max(axis=1))
-        alpha = np.exp2(mx - mj)
-        pj = np.exp2(s2 - mj[:, None])
+        mj = np.maximum(mx, s.max(axis=1))
+        with np.errstate(over="ignore"):
+            alpha = np.exp2((mx - mj) * LOG2E)
+            pj = np.exp2((s - mj[:, None]) * LOG2E)
         l = alpha * l + pj.sum(axis=1)
         o = alpha[:, None] * o + pj @ vj
         mx = mj
-    return o / l[:, None], (mx + np.log2(l)) / LOG2E
+    return o / l[:, None], mx + np.log(l)
