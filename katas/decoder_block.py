@@ -42,8 +42,9 @@ def decoder_block(x, norm1, w_q, w_k, w_v, w_o, norm2, w_gate, w_up, w_down, num
     - an allowed score q k^T / sqrt(d_head) overflows (is not finite);
     - out is not finite.
 
-    Left open (never tested): a blocked (future) score that overflows; an out that is finite
-    only when computed in another order of products.
+    Left open (never tested): a blocked (future) score that overflows; a dot product of a query
+    and a key that overflows although the score, divided by sqrt(d_head), is finite; an out that
+    is finite only when computed in another order of products.
 
     NumPy only: do not import torch, jax, tensorflow, scipy or sklearn.
 

@@ -44,6 +44,9 @@ def grouped_query_attention(x, w_q, w_k, w_v, w_o, num_heads, num_kv_heads, caus
     (Out of contract: values x w_v so large that a weighted sum overflows before it is divided
     by the row's sum. Left open: what happens when only a blocked, future score overflows.)
 
+    Left open: a dot product of a query and a key that overflows although the score, divided
+    by sqrt(d_k), is finite (where another order of the products gives a finite answer).
+
     NumPy only: do not import torch, jax, tensorflow, scipy or sklearn.
 
     Speed: the judge makes a few hundred calls on small inputs. Together they may take 1 s of

@@ -31,6 +31,9 @@ def cached_causal_attention(q, k, v):
     (What happens when only a blocked, future score overflows is left open. Out of contract:
     |v| so large that a weighted sum overflows before it is divided by the row's sum.)
 
+    Left open: a dot product of a query and a key that overflows although the score, divided
+    by sqrt(d_k), is finite (where another order of the products gives a finite answer).
+
     NumPy only: do not import torch, jax, tensorflow, scipy or sklearn.
 
     Speed: the judge makes a few hundred calls on small inputs. Together they may take 1 s of

@@ -44,6 +44,9 @@ def paged_attention(q, k_pages, v_pages, block_table, context_len):
     0-d array as context_len. Out of contract: |v| so large that a weighted sum overflows
     before it is divided by the row's sum.)
 
+    Left open: a dot product of a query and a key that overflows although the score, divided
+    by sqrt(d_k), is finite (where another order of the products gives a finite answer).
+
     NumPy only: do not import torch, jax, tensorflow, scipy or sklearn.
 
     Speed: the judge makes a few hundred calls on small inputs. Together they may take 1 s of

@@ -33,6 +33,9 @@ def attention_backward(q, k, v, d_out, mask=None):
     - d_out is not of shape exactly (n, d_v) (no broadcasting), or contains NaN or inf;
     - a gradient would not be finite (it overflows).
 
+    Left open: a dot product of a query and a key that overflows although the score, divided
+    by sqrt(d_k), is finite (where another order of the products gives a finite answer).
+
     NumPy only: do not import torch, jax, tensorflow, scipy or sklearn.
 
     Speed: the judge makes a few hundred calls on small inputs. Together they may take 1 s of

@@ -44,6 +44,9 @@ def batched_multihead_attention(x, in_proj_weight, in_proj_bias, out_proj_weight
     - a projection, a score that takes part in a softmax, or out is not finite (overflow).
     (Left open: what happens when only a blocked score, of a padded or a future key, overflows.)
 
+    Left open: a dot product of a query and a key that overflows although the score, divided
+    by sqrt(d_head), is finite (where another order of the products gives a finite answer).
+
     NumPy only: do not import torch, jax, tensorflow, scipy or sklearn.
 
     Speed: the judge makes a few hundred calls on small inputs. Together they may take 1 s of

@@ -12,7 +12,8 @@ def layer_norm_backward(x, gamma, beta, d_out, eps=1e-5, rms=False):
     d_out  : array-like of shape exactly (n, d): dL/d(out), the gradient arriving from above
              (no broadcasting).
     eps    : a finite real > 0 (a Python or NumPy int or float, never bool), inside the sqrt.
-    rms    : True for RMSNorm, False for LayerNorm (a non-bool is left open).
+    rms    : True for RMSNorm, False for LayerNorm: a Python or NumPy bool (any other type is
+             left open).
 
     Per row i:
     - LayerNorm: mu = mean(x_i), var = mean((x_i - mu)^2) (biased: divide by d, not d - 1),

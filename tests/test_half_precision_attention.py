@@ -185,6 +185,10 @@ def problems(draw, kind=None):
 # three equal scores and values of 30000: the weighted sum before its division is 90000, past
 # float16's 65504 (an answer that multiplied unnormalised weights by v in float16 gave inf)
 @example(case={"q": half([[0.0, 0.0]]), "k": half(np.zeros((3, 2))), "v": half(np.full((3, 1), 30000.0))})
+# the softmax and the weighted sum done in float16 after a float64 shift by the row max: out[1]
+# is 4.9e-4 off where the bound allows 3.9e-4 (a blind hostile round, stop 58: plain pytest's
+# draws found it, three runs of `dojo test` did not)
+@example(case={"q": half([[-0.749], [0.4316], [1.6836]]), "k": half([[0.624], [-0.581]]), "v": half([[-0.8647], [0.8779]])})
 def test_matches_torch_within_the_float16_bound(kata, case):
     """Matches torch (float64, rounded to float16) within the contract's bound, for ordinary scores and scores whose exp() overflows float16"""
     out = run(kata, **case)

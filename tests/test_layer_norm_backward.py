@@ -21,7 +21,7 @@ E[x^2] - mu^2 is off by tens to thousands of allowances), mixed (rows of ordinar
 for the whole batch shows), large (x ~1e5, gamma ~1e3, beta ~1e4, d_out ~1e4) and small (x ~1e-3:
 eps dominates the variance, so eps outside the sqrt shows), with constant rows among them
 (var = 0: xhat = 0). eps is left at its default or drawn from 1e-6 to 1 (an int 1, a NumPy float
-too); rms False or True (Python bools); beta = 0 in one draw in four (LLaMA's RMSNorm).
+too); rms False or True (Python or NumPy bools); beta = 0 in one draw in four (LLaMA's RMSNorm).
 
 Left open by the contract and never drawn: C > 1e6 (every row whose c_i would pass 9e5 is halved
 until it does not: ``_within_condition``); entries beyond 1e6 (every array is clipped to 1e6);
@@ -195,7 +195,9 @@ def draw_case(draw, kind=None, rms=None, max_side=None):
         n, d = min(n, max_side), min(d, max_side)
     rng = S.rng_for(draw(S.SEEDS))
     kind = kind or draw(st.sampled_from(KINDS))
-    rms = draw(BOOLS) if rms is None else rms
+    # NumPy bools too (np.True_ is a bool the contract names): an answer that tests `rms is True`
+    # does LayerNorm for np.True_ (a blind hostile round, stop 58)
+    rms = draw(S.FLAGS) if rms is None else (np.bool_(rms) if draw(BOOLS) else rms)
     eps = _eps(draw(EPS))
     if kind == "offset" and eps is not None and eps > 1e-5:
         eps = 1e-6  # eps far above the spread's variance would hide the cancellation (xhat ~ spread / sqrt(eps))
