@@ -35,6 +35,7 @@ def attention_backward(q, k, v, d_out, mask=None):
 
     Left open: a dot product of a query and a key that overflows although the score, divided
     by sqrt(d_k), is finite (where another order of the products gives a finite answer).
+    Left open too: an allowed score whose exact value overflows to -inf (below -1.8e308).
 
     NumPy only: do not import torch, jax, tensorflow, scipy or sklearn.
 

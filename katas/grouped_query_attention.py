@@ -46,6 +46,7 @@ def grouped_query_attention(x, w_q, w_k, w_v, w_o, num_heads, num_kv_heads, caus
 
     Left open: a dot product of a query and a key that overflows although the score, divided
     by sqrt(d_k), is finite (where another order of the products gives a finite answer).
+    Left open too: an allowed score whose exact value overflows to -inf (below -1.8e308).
 
     NumPy only: do not import torch, jax, tensorflow, scipy or sklearn.
 

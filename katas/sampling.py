@@ -48,7 +48,8 @@ def sample_token(logits, u, temperature=1.0, top_k=None, top_p=None):
 
     Left open (never tested): a u within 1e-9 of a positive cumulative C_t, or a top_p within
     1e-9 of a prefix sum of w (rounding decides); logits that differ but are equal after
-    dividing by temperature; |logits / temperature| > 1e4.
+    dividing by temperature; |logits / temperature| > 1e4; a temperature below 1e-300 (where
+    1 / temperature overflows).
 
     NumPy only: do not import torch, jax, tensorflow, scipy or sklearn.
 

@@ -46,6 +46,7 @@ def batched_multihead_attention(x, in_proj_weight, in_proj_bias, out_proj_weight
 
     Left open: a dot product of a query and a key that overflows although the score, divided
     by sqrt(d_head), is finite (where another order of the products gives a finite answer).
+    Left open too: an allowed score whose exact value overflows to -inf (below -1.8e308).
 
     NumPy only: do not import torch, jax, tensorflow, scipy or sklearn.
 

@@ -42,7 +42,8 @@ def moe_layer(x, w_router, w1, w2, top_k):
     Left open (never tested): a token's logits within 1e-9 (relative) of a tie at the top_k
     boundary but not equal (summation order decides); a chosen expert 700 or more below the
     token's best logit (its probability underflows: ranking by probs and by logits may differ);
-    an out that would be finite only in another order of the products.
+    an out that would be finite only in another order of the products; a hidden value v w1[e]
+    beyond 1e307 in size (a relu written as h * (h > 0) or (h + |h|) / 2 gives NaN or inf there).
 
     NumPy only: do not import torch, jax, tensorflow, scipy or sklearn.
 

@@ -7,7 +7,8 @@ def softmax(x, axis=-1):
     Contract
     --------
     x     : array-like of any shape with at least one dimension; computed in float64.
-    axis  : int, the axis to normalise over (negative counts from the end, like NumPy).
+    axis  : int (a Python or NumPy integer), the axis to normalise over (negative counts from
+            the end, like NumPy).
 
     Returns a new float64 array with x's shape. Every slice along ``axis`` has entries in
     [0, 1] that sum to 1. ``x`` itself is never modified.

@@ -228,6 +228,12 @@ _FAR_BELOW = {"x": np.array([[1e150, 1.0]]), "w_router": np.array([[-1.0, -2.0, 
 @example(case=dict(_TIED, top_k=1))
 @example(case=_NEAR_TIE)
 @example(case=_FAR_BELOW)
+# expert 1 overflows on token 1, which chose expert 0: an answer that runs each used expert on
+# every token and multiplies by a gate of 0 gets 0 * inf = NaN there (a blind hostile round, stop
+# 58: the unchosen-expert property has an expert no token chose)
+@example(case={"x": np.eye(2), "w_router": np.array([[0.0, 1.0], [1.0, 0.0]]),
+               "w1": np.stack([np.eye(2), np.array([[1.0, 0.0], [0.0, 1e200]])]),
+               "w2": np.stack([np.eye(2), np.array([[1.0, 0.0], [0.0, 1e200]])]), "top_k": 1})
 def test_matches_torch_dense_moe(kata, case):
     """Matches torch computed densely (every expert on every token, combined by a gate matrix: the top_k experts by logit, ties to the lower index, softmax over the chosen logits) and HF Mixtral's aux loss E * sum(f * P)"""
     compare(case, run(kata, case), want_of(case))

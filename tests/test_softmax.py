@@ -167,15 +167,17 @@ def test_adding_a_constant_to_a_slice_changes_nothing(kata, case, shift, seed):
     )
 
 
-@prop(case=cases(kind="ordinary"), form=S.INPUT_FORMS)
-def test_accepts_array_likes_and_returns_float64(kata, case, form):
-    """Accepts lists, integer and float32 arrays (any memory layout); computes and returns float64 of x's shape"""
+# axis as a NumPy integer too, as the contract allows (an answer that refused np.int64 passed a
+# blind hostile round, stop 58: every axis the judge drew was a Python int)
+@prop(case=cases(kind="ordinary"), form=S.INPUT_FORMS, as_int=S.INT_TYPES)
+def test_accepts_array_likes_and_returns_float64(kata, case, form, as_int):
+    """Accepts lists, integer and float32 arrays (any memory layout), and axis as a NumPy integer; computes and returns float64 of x's shape"""
     x, axis = case
     forms = list(S.FORM_NAMES)  # every form on every example, the drawn one
     forms.remove(form)          # first: a bug of one form never hides behind the draws
     for form in [form, *forms]:
         arg, value = S.as_form(x, form)
-        got = run(kata, arg, axis)
+        got = run(kata, arg, as_int(axis))
         check_close(got, oracle.softmax(value, axis=axis), message("judge.softmax.what.form", form=form))
 
 

@@ -315,6 +315,14 @@ _ALL_ACCEPTED = {"draft_tokens": np.array([1, 0]), "q": np.array([[0.5, 0.5, 0.0
 @example(case={"draft_tokens": np.array([2]), "q": np.array([[0.49, 0.49, 0.02]]),
                "p": np.array([[0.49 + 5e-6, 0.49 + 5e-6, 0.02 - 1e-5], [1 / 3, 1 / 3, 1 / 3]]),
                "u_accept": np.array([0.9999]), "u_sample": 0.9995})
+# rows that sum to 1 only within 1e-6 are used as given (stop 58's second round): renormalising
+# p[0] first moves its ratio 0.5 up past u_accept = 0.5000002 and accepts; and a residual
+# normalised by 1 - sum(min(p, q)) instead of its own sum ends its CDF below 1, so u_sample =
+# 0.9999999 falls on the last token, of weight 0
+@example(case={"draft_tokens": np.array([0]), "q": np.array([[0.6, 0.4]]), "p": np.array([[0.3, 0.7 - 9e-7], [0.5, 0.5]]),
+               "u_accept": np.array([0.5000002]), "u_sample": 0.25})
+@example(case={"draft_tokens": np.array([0]), "q": np.array([[0.5, 0.3, 0.2]]),
+               "p": np.array([[0.3, 0.7 - 9e-7, 0.0], [0.2, 0.3, 0.5]]), "u_accept": np.array([0.9]), "u_sample": 0.9999999})
 def test_matches_the_torch_verification(kata, case):
     """Matches torch: accept draft i iff u_accept[i] < p[i, x_i] / q[i, x_i], then one token from max(0, p - q) at the first rejection or from p[k], by the inverse CDF at u_sample"""
     check_verified(case, run(kata, case))
