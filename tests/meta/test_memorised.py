@@ -25,7 +25,10 @@ MEMORISED_SEED = 20261203
 
 def _key(x, axis) -> tuple:
     a = np.asarray(x)
-    return a.dtype.str, a.shape, a.tobytes(), repr(axis)
+    # a longdouble's bytes hold padding that differs between copies of one value (x86-64's
+    # 80-bit floats in 16 bytes): its values here are float64 ones, so keyed by those
+    data = a.astype(np.float64).tobytes() if a.dtype == np.longdouble else a.tobytes()
+    return a.dtype.str, a.shape, data, repr(axis)
 
 
 def _memorise(seed: int) -> dict:
