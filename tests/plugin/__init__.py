@@ -3,11 +3,10 @@
 - ``common``: the checkout, which kata a test file judges (and the judge's NumPy on one thread);
 - ``profiles``: Hypothesis profiles and the candidate's budgets;
 - ``options``: command-line options and the session's setup (``--impl``, language, seed, zygote);
-- ``shards``: how the tool's processes share a kata's properties (each claims the next);
 - ``selector``: what is collected, the contributors' suite, each kata file checked once, the
   ``kata`` fixture;
 - ``examples``: each property as it runs (budget shares, bounded shrinking);
 - ``report``: each property's record, pytest's text for it, the JSON report for the tool.
 """
 
-PARTS = tuple(f"tests.plugin.{name}" for name in ("common", "profiles", "options", "shards", "selector", "examples", "report"))
+PARTS = tuple(f"tests.plugin.{name}" for name in ("common", "profiles", "options", "selector", "examples", "report"))

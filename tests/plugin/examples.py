@@ -10,7 +10,6 @@ import pytest
 from hypothesis import Phase, settings
 
 from dojo.worker.loader import KataTimeout
-from tests.plugin import shards
 from tests.plugin.common import kata_of
 from tests.plugin.profiles import SHRINK_EXAMPLES, SHRINK_SECONDS
 
@@ -94,8 +93,8 @@ def pytest_runtest_setup(item):
     remote = item.config.dojo_functions.get(kata.module)
     if remote is not None and hasattr(remote, "progress"):
         started = item.config.dojo_started[kata.module] = item.config.dojo_started.get(kata.module, 0) + 1
-        remote.share = shards.share(item.config, kata.module, started)
-        mine = remote.share * max(1, item.config.dojo_all.get(kata.module, started))
+        mine = max(started, item.config.dojo_expected.get(kata.module, started))
+        remote.share = mine / max(mine, item.config.dojo_all.get(kata.module, mine))
         remote.progress = lambda: (started - 0.5) / mine  # this property half done, on average
     _bound_shrinking(item)
     if kata.module in item.config.dojo_hung:

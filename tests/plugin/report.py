@@ -10,7 +10,6 @@ import pytest
 from hypothesis import is_hypothesis_test
 
 from dojo.worker.loader import KataTimeout
-from tests.plugin import shards
 from tests.plugin.common import kata_of, relative
 from tests.plugin.selector import KataStatus
 
@@ -233,7 +232,7 @@ def _write_report(config, complete: bool) -> None:
     with open(tmp, "w", encoding="utf-8") as f:
         json.dump(
             {"impl": str(config.dojo_impl), "complete": complete, "seed": config.dojo_seed,
-             "expected": shards.owed(config, getattr(config, "dojo_expected", {})), "records": config.dojo_records,
+             "expected": getattr(config, "dojo_expected", {}), "records": config.dojo_records,
              "sandbox": getattr(config, "dojo_sandbox", None),
              "usage": {k: {"calls": f.calls, "cpu": round(f.cpu_used, 3)}
                        for k, f in getattr(config, "dojo_functions", {}).items() if hasattr(f, "cpu_used")}},
@@ -266,7 +265,7 @@ def pytest_sessionfinish(session, exitstatus):
 
     if Zygote._mine is not None:
         Zygote._mine.close()
-    if getattr(config, "dojo_all", None):
+    if getattr(config, "dojo_expected", None):
         _end_leftover_processes()
     expected = getattr(config, "dojo_expected", {})
     done = {}
