@@ -412,8 +412,8 @@ def test_accepts_array_likes_and_numpy_scalars(kata, case, form, forms):
     if 0 < case["temperature"] < 0.05:  # uint8 logits over a tiny temperature: |z| far past 1e4 (left open)
         case = dict(case, temperature=0.5)
     logits, value = S.as_form(case["logits"], form)
-    top_k = int if forms == "int" else getattr(np, forms[len("np."):])
-    top_k = top_k(case["top_k"])
+    as_type = int if forms == "int" else getattr(np, forms[len("np."):])
+    top_k = as_type(case["top_k"])
     temperature = np.float64(case["temperature"]) if case["temperature"] != 1 else 1
     given = dict(case, logits=logits, u=case["u"].tolist(), top_k=top_k, temperature=temperature,
                  top_p=np.float64(case["top_p"]))
